@@ -1,0 +1,59 @@
+"""The `aviary` command: one subcommand per tool, each in its own module.
+
+A subcommand's module is imported only when it runs, so `aviary pikachu`
+does not pay for scipy or the classifier: the course command lines must
+answer within a second of starting. Each module exposes
+`main(argv: list[str]) -> int` and raises `UsageError` for bad input.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from aviary.errors import NoMoveError, UsageError
+
+# name -> (module that implements it, one-line summary)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "pikachu": ("aviary.games.pikachu.command", "course command line: N PLAYER BOARD SECONDS"),
+    "warmup": ("aviary.warmup", "compile every numba kernel ahead of time"),
+    "sebastian": ("aviary.sebastian.command", "the optimal Sebastian player: play, advise, solve"),
+    "classify": ("aviary.classify.command", "Naive Bayes text classification (course TRAIN TEST)"),
+    "horizon": ("aviary.horizon.command", "Viterbi ridge lines in mountain photos"),
+    "arena": ("aviary.arena.command", "tournaments between programs, ratings, SQLite results"),
+}
+
+
+def usage() -> str:
+    width = max(len(name) for name in COMMANDS)
+    lines = ["usage: aviary COMMAND [ARGS...]   (aviary COMMAND --help for details)", ""]
+    lines += [f"  {name:<{width}}  {summary}" for name, (_, summary) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0
+    if args[0] == "--version":
+        from aviary import __version__
+
+        print(f"aviary {__version__}")
+        return 0
+    name, rest = args[0], args[1:]
+    if name not in COMMANDS:
+        print(f"aviary: unknown command {name!r}; one of: {', '.join(COMMANDS)}", file=sys.stderr)
+        return 2
+    try:
+        module = importlib.import_module(COMMANDS[name][0])
+        status: int = module.main(rest)
+        return status
+    except (UsageError, NoMoveError) as error:
+        print(str(error), file=sys.stderr, flush=True)
+        return error.exit_status
+    except KeyboardInterrupt:
+        print("aviary: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

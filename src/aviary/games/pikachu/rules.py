@@ -1,0 +1,201 @@
+"""Pikachu rules in readable pure Python: the truth the kernels are tested against.
+
+The board is the course's string, row-major, row 1 first; square `r * n + c`
+is row `r + 1`, column `c + 1`. White's forward is toward row n (increasing r),
+black's toward row 1. `.` empty, `w`/`b` Pichu, `W`/`B` Pikachu.
+
+Used by the arena referee, the web UI, input validation and as the command
+line's answer before the numba kernels are compiled, so it must stay short,
+obvious and dependency-free.
+
+>>> start = start_position(8)
+>>> len(legal_moves(start))
+8
+>>> format_board(play(start, legal_moves(start)[0]))[:32]
+'........wwwwwwww.wwwwwwww.......'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+Player = Literal["w", "b"]
+Square = int
+
+EMPTY = "."
+PIECES = "wbWB"
+MIN_N = 7
+
+# (row step, column step): forward is resolved per player, then left/right, then back.
+_SIDEWAYS = ((0, -1), (0, 1))
+
+
+class Move(NamedTuple):
+    """A move from one square to another, capturing the piece on `captured` if any."""
+
+    start: Square
+    end: Square
+    captured: Square | None = None
+
+    @property
+    def is_capture(self) -> bool:
+        return self.captured is not None
+
+
+@dataclass(frozen=True)
+class Position:
+    """An immutable, hashable position: board size, board string, player to move."""
+
+    n: int
+    board: str
+    player: Player
+
+    def __post_init__(self) -> None:
+        if self.n < MIN_N:
+            raise ValueError(f"board size n must be at least {MIN_N}, got {self.n}")
+        if len(self.board) != self.n * self.n:
+            raise ValueError(
+                f"board must have n*n = {self.n * self.n} characters for n={self.n}, "
+                f"got {len(self.board)}"
+            )
+        bad = sorted(set(self.board) - set(PIECES + EMPTY))
+        if bad:
+            raise ValueError(f"board may contain only '.wbWB', found {''.join(bad)!r}")
+        if self.player not in ("w", "b"):
+            raise ValueError(f"player must be 'w' or 'b', got {self.player!r}")
+
+
+def opponent(player: Player) -> Player:
+    return "b" if player == "w" else "w"
+
+
+def owner(piece: str) -> Player | None:
+    """The player a square's piece belongs to, or None for an empty square."""
+    return None if piece == EMPTY else ("w" if piece.lower() == "w" else "b")
+
+
+def forward(player: Player) -> int:
+    """Row step of `player`'s forward direction."""
+    return 1 if player == "w" else -1
+
+
+def far_row(n: int, player: Player) -> int:
+    """The 0-based row where `player`'s Pichus become Pikachus."""
+    return n - 1 if player == "w" else 0
+
+
+def start_position(n: int) -> Position:
+    """White Pichus on rows 2-3, black Pichus on rows n-2 and n-1, white to move."""
+    rows = ["." * n] + ["w" * n] * 2 + ["." * n] * (n - 6) + ["b" * n] * 2 + ["." * n]
+    return Position(n, "".join(rows), "w")
+
+
+def parse(n: int, board: str, player: str) -> Position:
+    """A Position from the course's command-line pieces; ValueError names what is wrong."""
+    if player not in ("w", "b"):
+        raise ValueError(f"player must be 'w' or 'b', got {player!r}")
+    return Position(n, board, player)  # type: ignore[arg-type]
+
+
+def format_board(position: Position) -> str:
+    """The course board string (the only form a user or grader ever sees)."""
+    return position.board
+
+
+def _pichu_moves(position: Position, square: Square) -> list[Move]:
+    n, board, me = position.n, position.board, position.player
+    row, col = divmod(square, n)
+    moves = []
+    for drow, dcol in ((forward(me), 0), *_SIDEWAYS):
+        r1, c1 = row + drow, col + dcol
+        if not (0 <= r1 < n and 0 <= c1 < n):
+            continue
+        next_square = r1 * n + c1
+        if board[next_square] == EMPTY:
+            moves.append(Move(square, next_square))
+        elif owner(board[next_square]) == opponent(me):
+            r2, c2 = r1 + drow, c1 + dcol
+            if 0 <= r2 < n and 0 <= c2 < n and board[r2 * n + c2] == EMPTY:
+                moves.append(Move(square, r2 * n + c2, next_square))
+    return moves
+
+
+def _pikachu_moves(position: Position, square: Square) -> list[Move]:
+    n, board, me = position.n, position.board, position.player
+    row, col = divmod(square, n)
+    moves = []
+    for drow, dcol in ((1, 0), (-1, 0), *_SIDEWAYS):
+        r, c = row + drow, col + dcol
+        captured: Square | None = None
+        while 0 <= r < n and 0 <= c < n:
+            here = r * n + c
+            piece = board[here]
+            if piece == EMPTY:
+                moves.append(Move(square, here, captured))
+            elif captured is None and owner(piece) == opponent(me):
+                captured = here
+            else:
+                break
+            r, c = r + drow, c + dcol
+    return moves
+
+
+def legal_moves(position: Position) -> list[Move]:
+    """Every legal move of the player to move, in board order. Captures are never forced."""
+    moves: list[Move] = []
+    for square, piece in enumerate(position.board):
+        if owner(piece) != position.player:
+            continue
+        if piece.islower():
+            moves += _pichu_moves(position, square)
+        else:
+            moves += _pikachu_moves(position, square)
+    return moves
+
+
+def play(position: Position, move: Move) -> Position:
+    """The position after `move` (assumed legal), with the other player to move."""
+    n = position.n
+    cells = list(position.board)
+    piece = cells[move.start]
+    cells[move.start] = EMPTY
+    if move.captured is not None:
+        cells[move.captured] = EMPTY
+    if piece.islower() and move.end // n == far_row(n, position.player):
+        piece = piece.upper()
+    cells[move.end] = piece
+    return Position(n, "".join(cells), opponent(position.player))
+
+
+def successors(position: Position) -> dict[str, Move]:
+    """Board string after each legal move -> that move (distinct moves give distinct boards)."""
+    return {format_board(play(position, move)): move for move in legal_moves(position)}
+
+
+def is_legal_successor(position: Position, board: str) -> bool:
+    """True when `board` is what one legal move of the player to move produces."""
+    return board in successors(position)
+
+
+def pieces(position: Position, player: Player) -> int:
+    return sum(1 for piece in position.board if owner(piece) == player)
+
+
+def winner(position: Position) -> Player | None:
+    """The winner if the game is over: the player to move loses with no pieces or no move."""
+    if pieces(position, position.player) == 0 or not legal_moves(position):
+        return opponent(position.player)
+    if pieces(position, opponent(position.player)) == 0:
+        return position.player
+    return None
+
+
+def perft(position: Position, depth: int) -> int:
+    """Number of move sequences of length `depth` (games that end early stop counting)."""
+    if depth == 0:
+        return 1
+    moves = legal_moves(position)
+    if depth == 1:
+        return len(moves)
+    return sum(perft(play(position, move), depth - 1) for move in moves)
