@@ -1,0 +1,254 @@
+"""Pikachu as numba kernels over one int64 array: the speed behind `rules.py`'s truth.
+
+The state array (layout below) holds the board, the side to move and an
+incrementally updated Zobrist key, so the search core copies nothing per node.
+Kernels follow the contract of `aviary.search.alphabeta` (generate, make,
+unmake, evaluate, key, order); `tests/pikachu` checks them move-for-move and
+perft-for-perft against `rules.py`.
+
+Cells: 0 empty, +1/-1 white/black Pichu, +2/-2 white/black Pikachu.
+Side: +1 white (moves toward higher rows), -1 black.
+Move: `start | end << 10 | (captured + 1) << 20` (captured + 1 = 0: no capture),
+so the low 20 bits (start, end) identify a move for the history heuristic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from aviary.games.pikachu import rules
+
+MAX_N = 32  # 10 bits per square in the move encoding
+N_SLOT, SIDE_SLOT, KEY_SLOT = 0, 1, 2
+BOARD = 4  # board cells start here
+SQUARE_BITS = 10
+SQUARE_MASK = (1 << SQUARE_BITS) - 1
+
+_CELL = {".": 0, "w": 1, "W": 2, "b": -1, "B": -2}
+_CHAR = {value: char for char, value in _CELL.items()}
+
+# Zobrist keys: one per (cell value + 2, square), one for black to move.
+_rng = np.random.default_rng(20261122)
+ZOBRIST = _rng.integers(1, 2**62, size=(5, MAX_N * MAX_N), dtype=np.int64)
+ZOBRIST[2, :] = 0  # empty squares contribute nothing
+ZOBRIST_SIDE = np.int64(_rng.integers(1, 2**62))
+
+
+def state_from_position(position: rules.Position) -> np.ndarray:
+    """The kernel state array of `position` (n must be at most MAX_N)."""
+    n = position.n
+    if n > MAX_N:
+        raise ValueError(f"kernels support n <= {MAX_N}, got {n}")
+    state = np.zeros(BOARD + n * n, dtype=np.int64)
+    state[N_SLOT] = n
+    state[SIDE_SLOT] = 1 if position.player == "w" else -1
+    for square, char in enumerate(position.board):
+        state[BOARD + square] = _CELL[char]
+    state[KEY_SLOT] = full_key(state)
+    return state
+
+
+def board_from_state(state: np.ndarray) -> str:
+    n = int(state[N_SLOT])
+    return "".join(_CHAR[int(value)] for value in state[BOARD : BOARD + n * n])
+
+
+def encode(move: rules.Move) -> int:
+    captured = 0 if move.captured is None else move.captured + 1
+    return move.start | move.end << SQUARE_BITS | captured << (2 * SQUARE_BITS)
+
+
+def decode(move: int) -> rules.Move:
+    captured = (move >> (2 * SQUARE_BITS)) - 1
+    return rules.Move(
+        move & SQUARE_MASK, (move >> SQUARE_BITS) & SQUARE_MASK, None if captured < 0 else captured
+    )
+
+
+@njit(cache=True, nogil=True)
+def full_key(state):
+    """Zobrist key computed from scratch (make/unmake keep it up to date incrementally)."""
+    n = state[N_SLOT]
+    key = np.int64(0)
+    for square in range(n * n):
+        key ^= ZOBRIST[state[BOARD + square] + 2, square]
+    if state[SIDE_SLOT] < 0:
+        key ^= ZOBRIST_SIDE
+    return key
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _push(out, count, move):
+    if count < out.shape[0]:
+        out[count] = move
+    return count + 1
+
+
+@njit(cache=True, nogil=True)
+def generate(state, out, captures_only):
+    """Legal moves of the side to move into `out`; returns how many (capped at len(out))."""
+    n = state[N_SLOT]
+    me = state[SIDE_SLOT]
+    count = 0
+    for square in range(n * n):
+        piece = state[BOARD + square] * me  # > 0: mine
+        if piece <= 0:
+            continue
+        row = square // n
+        col = square - row * n
+        for direction in range(4):
+            # 0 forward, 1 left, 2 right, 3 backward (Pikachu only)
+            if direction == 0:
+                drow, dcol = me, 0
+            elif direction == 1:
+                drow, dcol = 0, -1
+            elif direction == 2:
+                drow, dcol = 0, 1
+            else:
+                if piece == 1:
+                    break
+                drow, dcol = -me, 0
+            r = row + drow
+            c = col + dcol
+            if piece == 1:
+                if r < 0 or r >= n or c < 0 or c >= n:
+                    continue
+                target = r * n + c
+                there = state[BOARD + target] * me
+                if there == 0:
+                    if not captures_only:
+                        count = _push(out, count, square | target << 10)
+                elif there < 0:
+                    r2 = r + drow
+                    c2 = c + dcol
+                    if 0 <= r2 < n and 0 <= c2 < n and state[BOARD + r2 * n + c2] == 0:
+                        count = _push(out, count, square | (r2 * n + c2) << 10 | (target + 1) << 20)
+            else:
+                captured = -1
+                while 0 <= r < n and 0 <= c < n:
+                    here = r * n + c
+                    there = state[BOARD + here] * me
+                    if there == 0:
+                        if captured >= 0:
+                            count = _push(out, count, square | here << 10 | (captured + 1) << 20)
+                        elif not captures_only:
+                            count = _push(out, count, square | here << 10)
+                    elif there < 0 and captured < 0:
+                        captured = here
+                    else:
+                        break
+                    r += drow
+                    c += dcol
+    return min(count, out.shape[0])
+
+
+@njit(cache=True, nogil=True)
+def make(state, move):
+    """Play `move` in place; returns the undo token (captured cell + 2, promotion bit)."""
+    n = state[N_SLOT]
+    me = state[SIDE_SLOT]
+    start = move & 1023
+    end = (move >> 10) & 1023
+    captured = (move >> 20) - 1
+    piece = state[BOARD + start]
+    key = state[KEY_SLOT] ^ ZOBRIST[piece + 2, start] ^ ZOBRIST_SIDE
+    undo = 2
+    if captured >= 0:
+        victim = state[BOARD + captured]
+        undo = victim + 2
+        key ^= ZOBRIST[victim + 2, captured]
+        state[BOARD + captured] = 0
+    state[BOARD + start] = 0
+    row = end // n
+    if piece == me and ((me > 0 and row == n - 1) or (me < 0 and row == 0)):
+        piece = 2 * me
+        undo |= 8
+    state[BOARD + end] = piece
+    state[KEY_SLOT] = key ^ ZOBRIST[piece + 2, end]
+    state[SIDE_SLOT] = -me
+    return undo
+
+
+@njit(cache=True, nogil=True)
+def unmake(state, move, undo):
+    """Take back `move` given the token `make` returned."""
+    me = -state[SIDE_SLOT]
+    start = move & 1023
+    end = (move >> 10) & 1023
+    captured = (move >> 20) - 1
+    piece = state[BOARD + end]
+    key = state[KEY_SLOT] ^ ZOBRIST[piece + 2, end] ^ ZOBRIST_SIDE
+    if undo & 8:
+        piece = me
+    state[BOARD + end] = 0
+    state[BOARD + start] = piece
+    key ^= ZOBRIST[piece + 2, start]
+    if captured >= 0:
+        victim = (undo & 7) - 2
+        state[BOARD + captured] = victim
+        key ^= ZOBRIST[victim + 2, captured]
+    state[KEY_SLOT] = key
+    state[SIDE_SLOT] = me
+
+
+@njit(cache=True, nogil=True)
+def key(state):
+    return state[KEY_SLOT]
+
+
+@njit(cache=True, nogil=True)
+def order(state, move):
+    """Static ordering bonus: captures by victim value, then promotions, then advances."""
+    captured = (move >> 20) - 1
+    n = state[N_SLOT]
+    me = state[SIDE_SLOT]
+    start = move & 1023
+    end = (move >> 10) & 1023
+    bonus = 0
+    if captured >= 0:
+        victim = abs(state[BOARD + captured])
+        attacker = abs(state[BOARD + start])
+        bonus = 1_000_000 + 1000 * victim - attacker
+    if state[BOARD + start] == me:
+        row = end // n
+        if (me > 0 and row == n - 1) or (me < 0 and row == 0):
+            bonus += 900_000
+    return bonus
+
+
+@njit(cache=True, nogil=True)
+def perft(state, depth, buffers):
+    """Leaf count of the move tree to `depth` (same convention as `rules.perft`)."""
+    if depth == 0:
+        return 1
+    moves = buffers[depth]
+    count = generate(state, moves, False)
+    if depth == 1:
+        return count
+    total = 0
+    for i in range(count):
+        move = moves[i]
+        undo = make(state, move)
+        total += perft(state, depth - 1, buffers)
+        unmake(state, move, undo)
+    return total
+
+
+def move_buffer_size(n: int) -> int:
+    """Room for every legal move: generous for real positions, and generate() never overflows."""
+    return max(256, 4 * n * n)
+
+
+def kernel_perft(position: rules.Position, depth: int) -> int:
+    state = state_from_position(position)
+    buffers = np.zeros((depth + 1, move_buffer_size(position.n)), dtype=np.int64)
+    return int(perft(state, depth, buffers))
+
+
+def legal_moves(position: rules.Position) -> list[rules.Move]:
+    """The kernels' move list for `position`, decoded (for differential tests)."""
+    state = state_from_position(position)
+    out = np.zeros(move_buffer_size(position.n), dtype=np.int64)
+    count = generate(state, out, False)
+    return [decode(int(move)) for move in out[:count]]
