@@ -1,0 +1,203 @@
+"""`aviary arena run | resume | report | game`: tournaments from the command line.
+
+Every configuration mistake (unknown game, missing or non-executable
+program, unknown engine, impossible settings, a database that already holds
+a tournament) is one clear line before any game starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+
+from rich.console import Console
+
+from aviary.arena import runner
+from aviary.arena.games import make_game
+from aviary.arena.players import PlayerSpec, check, parse_specs, resolve_command
+from aviary.arena.progress import LiveView
+from aviary.arena.report import print_report, write_csv, write_json
+from aviary.arena.schedule import MODES, Config, default_games
+from aviary.arena.store import Store
+from aviary.errors import ArgumentParser, UsageError
+
+EXAMPLES = """\
+players: a command (`python3 groups/g17/pikachu.py`, called as CMD N PLAYER BOARD SECONDS)
+or an in-process engine (`aviary:pikachu?depth=4`, `aviary:pikachu?time=0.5`,
+`aviary:baseline?depth=3`, `aviary:random?seed=1`); prefix NAME= to name one.
+
+example:
+  aviary arena run --game pikachu --n 8 --time 2 --games 20 --db results.sqlite \\
+      aviary:pikachu aviary:baseline?depth=3 'g17=python3 groups/g17/pikachu.py'
+"""
+
+
+def _parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="aviary arena", description="Tournaments between programs.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
+
+    run = commands.add_parser("run", help="start a tournament", epilog=EXAMPLES,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    run.add_argument("players", nargs="+", metavar="PLAYER")
+    run.add_argument("--db", required=True, type=Path, help="SQLite file for the results")
+    run.add_argument("--game", default="pikachu")
+    run.add_argument("--n", type=int, default=8, help="board size (pikachu; default 8)")
+    run.add_argument("--time", type=float, default=1.0, help="seconds per move (default 1)")
+    run.add_argument("--games", type=int, help="total games (default: one pair per pairing)")
+    run.add_argument("--mode", choices=MODES, default="round-robin",
+                     help="round-robin, or gauntlet: the first player against each other one")
+    run.add_argument("--grace", type=float, default=0.25,
+                     help="seconds past --time before a program is killed (start-up; 0.25)")
+    run.add_argument("--max-plies", type=int, default=200, help="draw after this many plies")
+    run.add_argument("--opening-plies", type=int, default=4,
+                     help="random legal plies from the start that make each opening (4)")
+    run.add_argument("--seed", type=int, default=1, help="seed of the shared openings")
+    run.add_argument("--memory", type=int, default=2048,
+                     help="address-space limit per move in MB; 0 = none (2048)")
+    run.add_argument("--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
+                     help="two players only: stop when the SPRT decides")
+    _add_execution(run)
+
+    resume = commands.add_parser("resume", help="finish a stopped tournament")
+    resume.add_argument("db", type=Path)
+    _add_execution(resume)
+
+    report = commands.add_parser("report", help="standings table; export CSV/JSON")
+    report.add_argument("db", type=Path)
+    report.add_argument("--csv", type=Path, help="write the standings as CSV")
+    report.add_argument("--json", type=Path, help="write config, standings and games as JSON")
+    report.add_argument("--force", action="store_true", help="overwrite existing export files")
+
+    game = commands.add_parser("game", help="replay one stored game as boards")
+    game.add_argument("db", type=Path)
+    game.add_argument("id", type=int)
+    return parser
+
+
+def _add_execution(parser: ArgumentParser) -> None:
+    parser.add_argument("--jobs", type=int, default=runner.default_jobs(),
+                        help="games at once (default: one per core)")
+    parser.add_argument("--backend", choices=runner.BACKENDS, default="local")
+    parser.add_argument("--address", help="Ray cluster address HOST:PORT (--backend ray)")
+
+
+def _sprt(text: str | None, players: int) -> tuple[float, float, float, float] | None:
+    if text is None:
+        return None
+    if players != 2:
+        raise UsageError("--sprt needs exactly two players")
+    try:
+        values = [float(part) for part in text.split(",")]
+    except ValueError:
+        raise UsageError(f"--sprt {text!r}: expected ELO0,ELO1[,ALPHA,BETA]") from None
+    if len(values) not in (2, 4):
+        raise UsageError(f"--sprt {text!r}: expected ELO0,ELO1[,ALPHA,BETA]")
+    elo0, elo1, alpha, beta = (*values, 0.05, 0.05) if len(values) == 2 else values
+    if not elo0 < elo1 or not (0 < alpha < 1 and 0 < beta < 1):
+        raise UsageError("--sprt needs ELO0 < ELO1 and 0 < ALPHA, BETA < 1")
+    return elo0, elo1, alpha, beta
+
+
+def _config(a: argparse.Namespace) -> Config:
+    game = make_game(a.game, **({"n": a.n} if a.game == "pikachu" else {}))
+    for name, value, low in (("--time", a.time, 0.0), ("--grace", a.grace, -1e-12)):
+        if not value > low:
+            raise UsageError(f"{name} must be {'positive' if low == 0 else 'at least 0'}")
+    if len(a.players) < 2:
+        raise UsageError("a tournament needs at least two players")
+    specs = []
+    for spec in parse_specs(a.players):
+        check(spec, game)
+        if not spec.in_process:  # store absolute paths: moves run in a temporary directory
+            spec = PlayerSpec(spec.name, shlex.join(resolve_command(spec.spec)))
+        specs.append(spec)
+    games = a.games if a.games is not None else default_games(a.mode, len(specs))
+    for name, value in (("--games", games), ("--max-plies", a.max_plies), ("--jobs", a.jobs)):
+        if value < 1:
+            raise UsageError(f"{name} must be at least 1, got {value}")
+    if a.opening_plies < 0 or a.memory < 0:
+        raise UsageError("--opening-plies and --memory must not be negative")
+    return Config(
+        game=a.game, players=specs, seconds=a.time, games=games,
+        game_options={"n": a.n} if a.game == "pikachu" else {},
+        mode=a.mode, grace=a.grace, max_plies=a.max_plies,
+        opening_plies=a.opening_plies, seed=a.seed,
+        memory_mb=a.memory or None, sprt=_sprt(a.sprt, len(specs)),
+    )
+
+
+def _check_backend(backend: str, jobs: int) -> None:
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {jobs}")
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise UsageError("--backend ray needs Ray: pip install 'aviary[cluster]'") from None
+
+
+def _play(store: Store, jobs: int, backend: str, address: str | None) -> int:
+    config = store.config()
+    done = len(store.finished_ids())
+    stopped = store.get("stopped")
+    if stopped:
+        print(f"{store.path}: tournament already stopped ({stopped})")
+    else:
+        runner.warn(runner.oversubscription_warning(jobs, backend))
+        console = Console()
+        with LiveView(store, total=config.games, done=done, console=console) as view:
+            runner.run(store, jobs=jobs, backend=backend, address=address, on_game=view.update)
+    print_report(store)
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "run":
+        config = _config(args)
+        _check_backend(args.backend, args.jobs)
+        with Store(args.db) as store:
+            store.create(config)
+            return _play(store, args.jobs, args.backend, args.address)
+    if args.command == "resume":
+        _check_backend(args.backend, args.jobs)
+        with Store(args.db, must_exist=True) as store:
+            config = store.config()
+            game = config.make_game()
+            for spec in config.players:
+                check(spec, game)
+            return _play(store, args.jobs, args.backend, args.address)
+    if args.command == "report":
+        for path in (args.csv, args.json):
+            if path is not None and path.exists() and not args.force:
+                raise UsageError(f"{path} exists; choose another name or add --force")
+        with Store(args.db, must_exist=True) as store:
+            print_report(store)
+            if args.csv is not None:
+                write_csv(store, args.csv)
+            if args.json is not None:
+                write_json(store, args.json)
+        return 0
+    return _replay(args.db, args.id)
+
+
+def _replay(path: Path, game_id: int) -> int:
+    with Store(path, must_exist=True) as store:
+        config = store.config()
+        game = config.make_game()
+        stored = store.game(game_id)
+        names = (stored.first, stored.second)
+        result = {1.0: "1-0", 0.0: "0-1"}.get(stored.result, "1/2-1/2")
+        print(f"game {stored.id} (round {stored.round + 1}): {game.labels[0]} {stored.first}"
+              f" vs {game.labels[1]} {stored.second}")
+        print(f"opening: {stored.opening}")
+        print(game.display(game.decode(stored.opening)))
+        for move in store.moves(game_id):
+            print(f"\nply {move.ply}: {game.labels[move.mover]} {names[move.mover]}"
+                  f" ({move.seconds:.2f}s)")
+            print(game.display(game.decode(move.state)))
+        detail = f" - {stored.detail}" if stored.detail else ""
+        print(f"\nresult {result}: {stored.reason}{detail}")
+    return 0
+

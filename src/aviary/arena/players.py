@@ -1,0 +1,231 @@
+"""Players: external programs (a fresh process per move) and in-process aviary engines.
+
+A player is written on the command line as one string:
+- `aviary:ENGINE?key=value&...` is an engine run inside the arena's worker,
+  e.g. `aviary:pikachu?depth=4`, `aviary:pikachu?time=0.5`,
+  `aviary:baseline?depth=3`, `aviary:random?seed=7` (random works for any game);
+- anything else is a command line, split like a shell would
+  (`python3 groups/g17/pikachu.py`), called as `COMMAND ARGS...` with the
+  game's arguments (Pikachu: `N PLAYER BOARD SECONDS`).
+Either form may be prefixed by `NAME=` to name the player in the standings.
+
+Every spec is checked before any game starts (`check`), so a missing or
+non-executable program is one clear line, not a tournament of forfeits.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shlex
+import shutil
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qsl
+
+from aviary.arena.games import Engine, Game, State
+from aviary.arena.sandbox import Limits, clean_environment, run_program
+from aviary.errors import UsageError
+
+_NAME = re.compile(r"^([A-Za-z0-9_.+-]+)=(.+)$")
+_DETAIL = 300  # characters of offending output kept with a loss
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player as configured: a display name and the spec string it was built from."""
+
+    name: str
+    spec: str
+
+    @property
+    def in_process(self) -> bool:
+        return self.spec.startswith("aviary:")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A player's answer to one move: a line, or the reason it has none (and lost)."""
+
+    line: str | None
+    seconds: float
+    failure: str | None = None  # timeout | crash | no-output
+    detail: str = ""
+
+
+def truncate(text: str, limit: int = _DETAIL) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else "..." + text[-limit:]
+
+
+def parse_specs(arguments: list[str]) -> list[PlayerSpec]:
+    """PlayerSpecs with unique names (a repeated name gets `#2`, `#3`, ...)."""
+    specs, seen = [], {}  # type: ignore[var-annotated]
+    for argument in arguments:
+        match = _NAME.match(argument)
+        if match:
+            name, spec = match.group(1), match.group(2)
+        else:
+            name, spec = _default_name(argument), argument
+        if not spec.strip():
+            raise UsageError(f"player {argument!r} has an empty command")
+        count = seen[name] = seen.get(name, 0) + 1
+        specs.append(PlayerSpec(name if count == 1 else f"{name}#{count}", spec))
+    return specs
+
+
+def _default_name(spec: str) -> str:
+    if spec.startswith("aviary:"):
+        return spec.removeprefix("aviary:")
+    words = shlex.split(spec) if spec.strip() else [""]
+    script = next((w for w in reversed(words) if not w.startswith("-") and "." in w), words[0])
+    return Path(script).name or spec
+
+
+class Player:
+    """Answers moves. Built once per worker process; must be cheap to call repeatedly."""
+
+    def move(self, state: State, seconds: float) -> Answer:
+        raise NotImplementedError
+
+
+class ExternalPlayer(Player):
+    """A program run once per move under the course contract: the last complete line counts."""
+
+    def __init__(self, argv: list[str], game: Game, grace: float, memory_mb: int | None) -> None:
+        self.argv, self.game = argv, game
+        self.grace, self.memory_mb = grace, memory_mb
+        self.env = clean_environment()
+
+    def move(self, state: State, seconds: float) -> Answer:
+        limits = Limits(seconds=seconds, grace=self.grace, memory_mb=self.memory_mb)
+        run = run_program(self.argv, self.game.command_args(state, seconds), limits, self.env)
+        if run.start_error is not None:
+            return Answer(None, 0.0, "crash", truncate(f"could not start: {run.start_error}"))
+        used = run.line_time if run.line_time is not None else run.wall
+        if run.timed_out and run.last_line is None:
+            return Answer(None, run.wall, "timeout",
+                          f"no complete line within {seconds:g}+{self.grace:g}s"
+                          + _tail(" stdout", run.stdout_tail) + _tail(" stderr", run.stderr_tail))
+        if run.status is not None and run.status != 0:
+            how = (f"killed by signal {-run.status}" if run.status < 0
+                   else f"exit status {run.status}")
+            return Answer(None, run.wall, "crash", how + _tail(" stderr", run.stderr_tail)
+                          + _tail(" stdout", run.stdout_tail))
+        if run.last_line is None:
+            return Answer(None, run.wall, "no-output",
+                          "exited without a complete line" + _tail(" stdout", run.stdout_tail))
+        return Answer(run.last_line, used)
+
+
+def _tail(label: str, text: str) -> str:
+    return f";{label}: {truncate(text, 150)!r}" if text.strip() else ""
+
+
+class InProcessPlayer(Player):
+    """An aviary engine called directly; it loses on time if it overruns seconds + grace."""
+
+    def __init__(self, engine: Engine, grace: float) -> None:
+        self.engine, self.grace = engine, grace
+
+    def move(self, state: State, seconds: float) -> Answer:
+        start = time.monotonic()
+        try:
+            line = self.engine(state, seconds)
+        except Exception:  # a bug in an engine loses its game, not the tournament
+            return Answer(None, time.monotonic() - start, "crash",
+                          truncate(traceback.format_exc()))
+        used = time.monotonic() - start
+        if used > seconds + self.grace:
+            return Answer(None, used, "timeout", f"answered after {used:.2f}s")
+        return Answer(line, used)
+
+
+def random_engine(game: Game, params: dict[str, str]) -> Engine:
+    """A legal-move-uniform player; seeded by `seed` (default: the OS)."""
+    seed = params.get("seed")
+    rng = random.Random(seed)
+
+    def engine(state: State, seconds: float) -> str:
+        return rng.choice(sorted(game.successors(state)))
+
+    return engine
+
+
+def _split_engine_spec(spec: str) -> tuple[str, dict[str, str]]:
+    body = spec.removeprefix("aviary:")
+    name, _, query = body.partition("?")
+    try:
+        params = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
+    except ValueError:
+        raise UsageError(f"{spec!r}: settings must look like ?depth=4&time=0.5") from None
+    return name, params
+
+
+def build_engine(spec: str, game: Game) -> Engine:
+    """The in-process engine a spec names; UsageError for unknown names or settings."""
+    name, params = _split_engine_spec(spec)
+    if name == "random":
+        unknown = set(params) - {"seed"}
+        if unknown:
+            raise UsageError(f"{spec!r}: aviary:random takes only seed=, not {sorted(unknown)}")
+        return random_engine(game, params)
+    engines = game.engines()
+    if name not in engines:
+        known = ", ".join(f"aviary:{known}" for known in [*engines, "random"])
+        raise UsageError(f"unknown engine {spec!r} for {game.name}; known: {known}")
+    unknown = set(params) - {"depth", "time"}
+    if unknown:
+        raise UsageError(f"{spec!r}: engines take depth= and time=, not {sorted(unknown)}")
+    return engines[name](params)
+
+
+def resolve_command(spec: str) -> list[str]:
+    """The argv for a command spec, with paths made absolute (moves run in a temp dir).
+
+    UsageError, before any game, when the program is missing or not executable, or
+    when an argument that names a script file (`x.py`, `dir/x`) does not exist.
+    """
+    try:
+        words = shlex.split(spec)
+    except ValueError as error:
+        raise UsageError(f"cannot split player command {spec!r}: {error}") from None
+    program = words[0]
+    if os.sep in program:
+        if not os.path.isfile(program):
+            raise UsageError(f"player program not found: {program}")
+        if not os.access(program, os.X_OK):
+            raise UsageError(f"player program is not executable: {program} (chmod +x?)")
+        program = os.path.abspath(program)
+    else:
+        found = shutil.which(program)
+        if found is None:
+            raise UsageError(f"player program not found on PATH: {program}")
+        program = found
+    argv = [program]
+    for word in words[1:]:
+        looks_like_file = not word.startswith("-") and (
+            os.sep in word or re.search(r"\.(py|sh|pl|rb|js|jar)$", word) is not None)
+        if looks_like_file:
+            if not os.path.exists(word):
+                raise UsageError(f"file named by player {spec!r} not found: {word}")
+            word = os.path.abspath(word)
+        argv.append(word)
+    return argv
+
+
+def check(spec: PlayerSpec, game: Game) -> None:
+    """Raise UsageError if `spec` cannot be built for `game` (before any game starts)."""
+    if spec.in_process:
+        build_engine(spec.spec, game)
+    else:
+        resolve_command(spec.spec)
+
+
+def make_player(spec: PlayerSpec, game: Game, grace: float, memory_mb: int | None) -> Player:
+    if spec.in_process:
+        return InProcessPlayer(build_engine(spec.spec, game), grace)
+    return ExternalPlayer(resolve_command(spec.spec), game, grace, memory_mb)

@@ -1,0 +1,79 @@
+"""The referee: plays one game, validating every answer with the game's own rules.
+
+A player that gives no answer in time, crashes, prints nothing, or prints
+something that is not a legal move loses the game at once; the reason and
+the offending output (truncated) are kept. A game that reaches the ply limit
+is a draw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from aviary.arena.games import Game, IllegalAnswer, State
+from aviary.arena.players import Player, truncate
+
+# Reasons a game ends. The first four are forfeits by the player who lost.
+FORFEITS = ("timeout", "illegal", "crash", "no-output")
+DRAW_BY_PLY_LIMIT = "ply-limit"
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    ply: int  # 1 for the first move played after the opening
+    mover: int  # 0 or 1
+    state: str  # encoded position after the move
+    seconds: float
+
+
+@dataclass
+class GameRecord:
+    """A finished game: who played, from where, every move with its time, and how it ended."""
+
+    slot: int
+    first: str
+    second: str
+    opening: str
+    result: float = 0.5  # the first player's score: 1, 0.5 or 0
+    winner: int | None = None
+    reason: str = ""
+    detail: str = ""
+    moves: list[MoveRecord] = field(default_factory=list)
+    wall: float = 0.0
+
+
+def play_game(game: Game, players: tuple[Player, Player], opening: State, seconds: float,
+              max_plies: int, record: GameRecord) -> GameRecord:
+    """Play from `opening`; players[0] is whoever moves first in `opening`'s game order.
+
+    `players[i]` plays the game's player i (0 moves first in the game, e.g. white).
+    """
+    state = opening
+    ended = game.outcome(state)
+    ply = 0
+    while ended is None and ply < max_plies:
+        mover = game.to_move(state)
+        answer = players[mover].move(state, seconds)
+        if answer.failure is not None or answer.line is None:
+            return _forfeit(record, mover, answer.failure or "no-output", answer.detail)
+        try:
+            state = game.read_answer(state, answer.line)
+        except IllegalAnswer as why:
+            return _forfeit(record, mover, "illegal", f"{why}: {truncate(answer.line)!r}")
+        ply += 1
+        record.moves.append(MoveRecord(ply, mover, game.encode(state), round(answer.seconds, 4)))
+        ended = game.outcome(state)
+    if ended is None:
+        record.winner, record.result, record.reason = None, 0.5, DRAW_BY_PLY_LIMIT
+        record.detail = f"no result after {max_plies} plies"
+    else:
+        record.winner, record.reason = ended.winner, ended.reason
+        record.result = 0.5 if ended.winner is None else float(ended.winner == 0)
+    return record
+
+
+def _forfeit(record: GameRecord, loser: int, reason: str, detail: str) -> GameRecord:
+    record.winner = 1 - loser
+    record.result = float(loser == 1)
+    record.reason, record.detail = reason, detail
+    return record

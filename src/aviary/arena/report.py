@@ -1,0 +1,165 @@
+"""Standings from stored games: scores, W/D/L, Elo with error bars, forfeits, time used."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from aviary.arena import ratings
+from aviary.arena.referee import FORFEITS
+from aviary.arena.store import Store, StoredGame
+
+
+@dataclass
+class Standing:
+    """One player's line in the standings; Elo figures are against the field it met."""
+
+    player: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    score: float = 0.0  # fraction of points
+    elo: float = 0.0  # trinomial, vs the field
+    elo_margin: float = 0.0
+    pair_elo: float = 0.0  # pentanomial, over complete colour-swapped pairs
+    pair_margin: float = 0.0
+    los: float = 0.5
+    bt: float = 0.0  # Bradley-Terry over all games, mean 0
+    bt_margin: float = 0.0
+    forfeits: dict[str, int] = field(default_factory=dict)  # losses by reason
+    moves: int = 0
+    mean_seconds: float = 0.0
+    max_seconds: float = 0.0
+
+
+def pair_counts(games: list[StoredGame], player: str) -> list[int]:
+    """Pentanomial counts for `player`: complete colour-swapped pairs by points scored (0..2)."""
+    pairs: dict[tuple[int, frozenset[str]], list[float]] = defaultdict(list)
+    for game in games:
+        if player in (game.first, game.second):
+            mine = game.result if game.first == player else 1 - game.result
+            pairs[(game.round, frozenset((game.first, game.second)))].append(mine)
+    counts = [0] * 5
+    for scores in pairs.values():
+        if len(scores) == 2:
+            counts[round(2 * sum(scores))] += 1
+    return counts
+
+
+def standings(store: Store) -> list[Standing]:
+    games = store.games()
+    names = [player.name for player in store.config().players]
+    table = {name: Standing(name) for name in names}
+    for game in games:
+        for side, name in enumerate((game.first, game.second)):
+            row = table[name]
+            mine = game.result if side == 0 else 1 - game.result
+            row.games += 1
+            row.wins += mine == 1
+            row.draws += mine == 0.5
+            row.losses += mine == 0
+            if game.reason in FORFEITS and game.winner == 1 - side:
+                row.forfeits[game.reason] = row.forfeits.get(game.reason, 0) + 1
+    fitted = ratings.bradley_terry(names, [(g.first, g.second, g.result) for g in games])
+    for name, row in table.items():
+        if row.games:
+            row.score = (row.wins + 0.5 * row.draws) / row.games
+        tri = ratings.trinomial(row.wins, row.draws, row.losses)
+        penta = ratings.pentanomial(pair_counts(games, name))
+        row.elo, row.elo_margin = tri.elo, tri.margin
+        row.pair_elo, row.pair_margin = penta.elo, penta.margin
+        row.los = ratings.likelihood_of_superiority(row.wins, row.losses)
+        row.bt, row.bt_margin = fitted[name].elo, fitted[name].margin
+    for name, count, mean, longest in store.db.execute(
+        "SELECT CASE WHEN m.mover = 0 THEN g.first ELSE g.second END, COUNT(*),"
+        " AVG(m.seconds), MAX(m.seconds) FROM moves m JOIN games g ON g.id = m.game"
+        " GROUP BY 1"
+    ):
+        if name in table:
+            table[name].moves, table[name].mean_seconds, table[name].max_seconds = (
+                count, mean, longest)
+    return sorted(table.values(), key=lambda row: (-row.bt, -row.score, row.player))
+
+
+def _elo_text(elo: float, margin: float) -> str:
+    return str(ratings.Estimate(elo, margin, 0.5, 1))
+
+
+def standings_table(rows: list[Standing], title: str = "") -> Table:
+    table = Table(title=title or None)
+    for header in ("#", "player", "games", "W-D-L", "score", "Elo (trinomial)",
+                   "Elo (pairs)", "LOS", "BT rating", "forfeits", "s/move (max)"):
+        table.add_column(header, justify="left" if header in ("player", "forfeits") else "right")
+    for rank, row in enumerate(rows, 1):
+        forfeits = ", ".join(f"{reason} {n}" for reason, n in sorted(row.forfeits.items()))
+        table.add_row(
+            str(rank), row.player, str(row.games), f"{row.wins}-{row.draws}-{row.losses}",
+            f"{100 * row.score:.1f}%", _elo_text(row.elo, row.elo_margin),
+            _elo_text(row.pair_elo, row.pair_margin), f"{100 * row.los:.1f}%",
+            f"{row.bt:+.0f} +- {row.bt_margin:.0f}", forfeits or "-",
+            f"{row.mean_seconds:.2f} ({row.max_seconds:.2f})",
+        )
+    return table
+
+
+def match_summary(store: Store) -> str:
+    """For a two-player tournament: pentanomial counts and the SPRT state, one line each."""
+    config = store.config()
+    if len(config.players) != 2:
+        return ""
+    games, first = store.games(), config.players[0].name
+    counts = pair_counts(games, first)
+    lines = [f"{first} pairs scoring 0/0.5/1/1.5/2 of 2: {counts}"]
+    if config.sprt is not None:
+        elo0, elo1, alpha, beta = config.sprt
+        test = ratings.sprt_pentanomial(counts, elo0, elo1, alpha, beta)
+        verdict = {"H1": f"H1 accepted (elo >= {elo1:g})", "H0": f"H0 accepted (elo <= {elo0:g})"}
+        lines.append(f"SPRT [{elo0:g}, {elo1:g}] LLR {test.llr:.2f} in ({test.lower:.2f}, "
+                     f"{test.upper:.2f}): {verdict.get(test.decision or '', 'undecided')}")
+    return "\n".join(lines)
+
+
+def reasons_summary(store: Store) -> str:
+    reasons = Counter(game.reason for game in store.games())
+    return "results by reason: " + ", ".join(f"{r} {n}" for r, n in sorted(reasons.items()))
+
+
+def print_report(store: Store, console: Console | None = None) -> None:
+    console = console or Console()
+    config, games = store.config(), store.games()
+    title = (f"{config.game} {config.game_options}  {config.seconds:g}s/move  "
+             f"{len(games)}/{config.games} games")
+    console.print(standings_table(standings(store), title))
+    if games:
+        console.print(reasons_summary(store))
+    summary = match_summary(store)
+    if summary:
+        console.print(summary)
+
+
+def write_csv(store: Store, path: Path) -> None:
+    rows = standings(store)
+    columns = [name for name in asdict(rows[0]) if name != "forfeits"] if rows else []
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow([*columns, *FORFEITS])
+        for row in rows:
+            data = asdict(row)
+            writer.writerow([data[c] for c in columns] + [row.forfeits.get(r, 0) for r in FORFEITS])
+
+
+def write_json(store: Store, path: Path) -> None:
+    document: dict[str, Any] = {
+        "config": json.loads(store.config().to_json()),
+        "standings": [asdict(row) for row in standings(store)],
+        "games": [asdict(game) for game in store.games()],
+    }
+    path.write_text(json.dumps(document, indent=2, allow_nan=True) + "\n")

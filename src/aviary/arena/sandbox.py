@@ -1,0 +1,221 @@
+"""One move of an external program: a fresh, limited process, killed at the deadline.
+
+What goes wrong when running other people's programs, and the answer here:
+- Python block-buffers a pipe, so a killed program seems silent:
+  `PYTHONUNBUFFERED=1` in a clean environment.
+- Wrapper scripts and forks outlive the child: each move runs in its own
+  session (so its own process group) and the whole group is killed. A
+  grandchild that calls setsid() itself escapes the group; this process is a
+  child subreaper, so such orphans are re-parented here and killed by a /proc
+  scan of our new children.
+- Half-written lines: output is read incrementally; only the last COMPLETE
+  line counts, with the time it arrived.
+- Runaway programs: address-space and CPU rlimits, no core files, a
+  parent-death signal so nothing outlives the arena, no stdin, and a
+  temporary working directory that is removed afterwards.
+
+Linux only (prctl, /proc).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import math
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_TAIL = 4096  # bytes of each stream kept for the record
+_DRAIN = 0.2  # seconds to collect output already written when the program ends
+
+# Passed through from the arena's environment; everything else is dropped.
+KEPT_VARIABLES = ("PATH", "HOME", "LANG", "LC_ALL", "TZ", "USER", "LOGNAME")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-move resource limits. memory_mb=None leaves the address space unlimited."""
+
+    seconds: float
+    grace: float = 0.25
+    memory_mb: int | None = 2048
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one run of a program produced."""
+
+    last_line: str | None  # last complete line on stdout, without its newline
+    line_time: float | None  # seconds after start when that line was read
+    wall: float  # seconds from start until the process ended or was killed
+    timed_out: bool  # still running at the deadline (seconds + grace), so killed
+    status: int | None  # exit status; negative = killed by that signal; None if we killed it
+    stdout_tail: str
+    stderr_tail: str
+    start_error: str | None = None  # the program could not be started at all
+
+
+def clean_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {key: os.environ[key] for key in KEPT_VARIABLES if key in os.environ}
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    env.setdefault("LANG", "C.UTF-8")
+    env["PYTHONUNBUFFERED"] = "1"
+    env.update(extra or {})
+    return env
+
+
+def become_subreaper() -> None:
+    """Orphaned descendants of our move processes get re-parented here, not to init."""
+    _LIBC.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def children_of(pid: int) -> set[int]:
+    """Live processes whose parent is `pid`, from /proc (no psutil)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if int(fields[1]) == pid and fields[0] != b"Z":
+            found.add(int(entry))
+    return found
+
+
+def _limit_child(limits: Limits) -> None:
+    """Runs in the child between fork and exec: rlimits and a parent-death signal."""
+    _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    cpu = math.ceil(limits.seconds + limits.grace) + 1
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if limits.memory_mb is not None:
+        size = limits.memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+
+
+def _kill_group(pgid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def _kill_orphans(before: set[int]) -> None:
+    """Kill and reap children that appeared during the move (escaped grandchildren)."""
+    for pid in children_of(os.getpid()) - before:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+
+
+class _LineReader:
+    """Accumulates a stream and remembers its last complete line and when it arrived."""
+
+    def __init__(self) -> None:
+        self.partial = b""
+        self.tail = b""
+        self.last_line: bytes | None = None
+        self.line_time: float | None = None
+
+    def feed(self, data: bytes, now: float) -> None:
+        self.tail = (self.tail + data)[-_TAIL:]
+        chunk = self.partial + data
+        if b"\n" in chunk:
+            complete, _, self.partial = chunk.rpartition(b"\n")
+            lines = [line for line in complete.split(b"\n") if line.strip()]
+            if lines:
+                self.last_line, self.line_time = lines[-1].rstrip(b"\r"), now
+        else:
+            self.partial = chunk[-(1 << 20):]
+
+
+def run_program(argv: list[str], extra_args: list[str], limits: Limits,
+                env: dict[str, str] | None = None) -> RunResult:
+    """Run `argv + extra_args` once under `limits` and report its last complete line."""
+    before = children_of(os.getpid())
+    with tempfile.TemporaryDirectory(prefix="aviary-move-") as workdir:
+        start = time.monotonic()
+        try:
+            process = subprocess.Popen(
+                argv + extra_args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, cwd=workdir, env=env or clean_environment(),
+                start_new_session=True, close_fds=True,
+                preexec_fn=lambda: _limit_child(limits),  # noqa: PLW1509
+            )
+        except OSError as error:
+            return RunResult(None, None, 0.0, False, None, "", "", start_error=str(error))
+        try:
+            return _collect(process, start, limits, before)
+        finally:
+            _kill_group(process.pid)
+            process.wait()
+            _kill_orphans(before)
+            for stream in (process.stdout, process.stderr):
+                if stream is not None:
+                    stream.close()
+
+
+def _collect(process: subprocess.Popen[bytes], start: float, limits: Limits,
+             before: set[int]) -> RunResult:
+    out, err = _LineReader(), _LineReader()
+    assert process.stdout is not None and process.stderr is not None
+    readers = {process.stdout.fileno(): out, process.stderr.fileno(): err}
+    selector = selectors.DefaultSelector()
+    for fd in readers:
+        os.set_blocking(fd, False)
+        selector.register(fd, selectors.EVENT_READ)
+    deadline = start + limits.seconds + limits.grace
+    status: int | None = None
+    end: float | None = None
+    with selector:
+        while True:
+            now = time.monotonic()
+            if end is None:
+                status = process.poll()
+                if status is not None or now >= deadline:
+                    # The program ended or its time is up: kill everything it left behind
+                    # first, so what is still in the pipes was written before this moment.
+                    end = now
+                    _kill_group(process.pid)
+                    process.wait()
+                    _kill_orphans(before)
+                    drain_until = now + _DRAIN
+            elif now >= drain_until or not selector.get_map():
+                break
+            if not selector.get_map():  # the program closed its output but still runs
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout=max(0.0, min(deadline - now, 0.05)))
+                continue
+            limit = drain_until if end is not None else deadline
+            for key, _ in selector.select(timeout=max(0.0, min(limit - now, 0.05))):
+                try:
+                    data = os.read(key.fd, 65536)
+                except BlockingIOError:
+                    continue
+                if not data:
+                    selector.unregister(key.fileobj)
+                    continue
+                readers[key.fd].feed(data, time.monotonic() - start)
+    timed_out = status is None
+    return RunResult(
+        last_line=None if out.last_line is None else out.last_line.decode("utf-8", "replace"),
+        line_time=out.line_time,
+        wall=end - start,
+        timed_out=timed_out,
+        status=status,
+        stdout_tail=out.tail.decode("utf-8", "replace"),
+        stderr_tail=err.tail.decode("utf-8", "replace"),
+    )

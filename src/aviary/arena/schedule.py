@@ -1,0 +1,97 @@
+"""Tournament configuration and its plan: who plays whom, with which colours, from where.
+
+The plan is a pure function of the configuration, so a resumed tournament
+recomputes exactly the same list of games and runs only the slots the
+database does not hold yet.
+
+Games come in colour-swapped pairs from one opening: a pairing (A, B) plays
+A-B then B-A from the same position. Round r uses opening r for every
+pairing, so every pairing sees the same openings; an opening is `opening_plies`
+random legal moves from the start, drawn from a generator seeded by
+(seed, r).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from aviary.arena.games import Game, make_game
+from aviary.arena.players import PlayerSpec
+
+MODES = ("round-robin", "gauntlet")
+
+
+@dataclass(frozen=True)
+class Config:
+    game: str
+    players: list[PlayerSpec]
+    seconds: float
+    games: int  # total games in the tournament
+    game_options: dict[str, Any] = field(default_factory=dict)
+    mode: str = "round-robin"
+    grace: float = 0.25
+    max_plies: int = 200
+    opening_plies: int = 4
+    seed: int = 1
+    memory_mb: int | None = 2048
+    sprt: tuple[float, float, float, float] | None = None  # elo0, elo1, alpha, beta
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> Config:
+        data = json.loads(text)
+        data["players"] = [PlayerSpec(**player) for player in data["players"]]
+        if data.get("sprt") is not None:
+            data["sprt"] = tuple(data["sprt"])
+        return cls(**data)
+
+    def make_game(self) -> Game:
+        return make_game(self.game, **self.game_options)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One planned game: its number, who plays first (game player 0), and its opening."""
+
+    index: int
+    first: str
+    second: str
+    round: int
+
+
+def pairings(config: Config) -> list[tuple[str, str]]:
+    names = [player.name for player in config.players]
+    if config.mode == "gauntlet":
+        return [(names[0], other) for other in names[1:]]
+    return list(itertools.combinations(names, 2))
+
+
+def plan(config: Config) -> list[Slot]:
+    """`config.games` slots: rounds of colour-swapped pairs over every pairing."""
+    pairs = pairings(config)
+    slots: list[Slot] = []
+    for round_number in itertools.count():
+        for a, b in pairs:
+            for first, second in ((a, b), (b, a)):
+                if len(slots) == config.games:
+                    return slots
+                slots.append(Slot(len(slots), first, second, round_number))
+    return slots  # pragma: no cover - the loop always returns
+
+
+def opening(game: Game, config: Config, round_number: int) -> str:
+    """The shared opening of a round, encoded."""
+    rng = random.Random(f"{config.seed}:{round_number}")
+    return game.encode(game.opening(rng, config.opening_plies))
+
+
+def default_games(mode: str, players: int) -> int:
+    """One colour-swapped pair per pairing."""
+    count = players - 1 if mode == "gauntlet" else players * (players - 1) // 2
+    return 2 * count

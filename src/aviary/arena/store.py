@@ -1,0 +1,164 @@
+"""SQLite storage: a real file, one transaction per finished game, safe against kill -9.
+
+The database holds the tournament's configuration (so `resume` needs only
+the file) and every finished game with all its moves. A game is written in
+one transaction as soon as it ends; WAL journaling with synchronous=FULL
+means a killed arena loses at most the games still being played. A game's
+id is its planned slot number + 1 and is the table's primary key, so
+resuming can never store a game twice.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from aviary.arena.referee import GameRecord, MoveRecord
+from aviary.arena.schedule import Config
+from aviary.errors import UsageError
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,          -- planned slot + 1
+    round INTEGER NOT NULL,
+    first TEXT NOT NULL,             -- plays the game's first player (Pikachu: white)
+    second TEXT NOT NULL,
+    opening TEXT NOT NULL,           -- encoded start position
+    result REAL NOT NULL,            -- first player's score: 1, 0.5, 0
+    winner INTEGER,                  -- 0, 1 or NULL for a draw
+    reason TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    plies INTEGER NOT NULL,
+    wall REAL NOT NULL,              -- seconds the game took
+    finished TEXT NOT NULL           -- UTC time it was stored
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game INTEGER NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    mover INTEGER NOT NULL,
+    state TEXT NOT NULL,             -- encoded position after the move
+    seconds REAL NOT NULL,           -- time the mover used
+    PRIMARY KEY (game, ply)
+);
+"""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: int
+    round: int
+    first: str
+    second: str
+    opening: str
+    result: float
+    winner: int | None
+    reason: str
+    detail: str
+    plies: int
+    wall: float
+
+
+class Store:
+    """One tournament database. Use as a context manager."""
+
+    def __init__(self, path: str | Path, *, must_exist: bool = False) -> None:
+        self.path = Path(path)
+        if must_exist and not self.path.is_file():
+            raise UsageError(f"no such database: {self.path}")
+        if not self.path.parent.is_dir():
+            raise UsageError(f"directory for database does not exist: {self.path.parent}")
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise UsageError(f"{self.path} is not an arena database: {error}") from None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # configuration ---------------------------------------------------------------------------
+    def get(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def put(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def create(self, config: Config) -> None:
+        """Record a new tournament; refuses a database that already holds one."""
+        with self.transaction() as db:
+            if db.execute("SELECT 1 FROM meta WHERE key = 'config'").fetchone():
+                raise UsageError(f"{self.path} already holds a tournament; "
+                                 f"use `aviary arena resume {self.path}` or another --db")
+            db.execute("INSERT INTO meta VALUES ('config', ?)", (config.to_json(),))
+            db.execute("INSERT INTO meta VALUES ('created', ?)", (_now(),))
+
+    def config(self) -> Config:
+        text = self.get("config")
+        if text is None:
+            raise UsageError(f"{self.path} holds no tournament (start one with `aviary arena run`)")
+        return Config.from_json(text)
+
+    # games -----------------------------------------------------------------------------------
+    def finished_ids(self) -> set[int]:
+        return {row[0] for row in self.db.execute("SELECT id FROM games")}
+
+    def save(self, record: GameRecord, round_number: int) -> None:
+        """Store a finished game and its moves atomically."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (record.slot + 1, round_number, record.first, record.second, record.opening,
+                 record.result, record.winner, record.reason, record.detail, len(record.moves),
+                 round(record.wall, 3), _now()),
+            )
+            db.executemany(
+                "INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
+                [(record.slot + 1, m.ply, m.mover, m.state, m.seconds) for m in record.moves],
+            )
+
+    def games(self) -> list[StoredGame]:
+        rows = self.db.execute(
+            "SELECT id, round, first, second, opening, result, winner, reason, detail, plies, wall"
+            " FROM games ORDER BY id")
+        return [StoredGame(*row) for row in rows]
+
+    def game(self, game_id: int) -> StoredGame:
+        for game in self.db.execute(
+            "SELECT id, round, first, second, opening, result, winner, reason, detail, plies, wall"
+            " FROM games WHERE id = ?", (game_id,)):
+            return StoredGame(*game)
+        raise UsageError(f"{self.path} has no game {game_id}")
+
+    def moves(self, game_id: int) -> list[MoveRecord]:
+        rows = self.db.execute(
+            "SELECT ply, mover, state, seconds FROM moves WHERE game = ? ORDER BY ply", (game_id,))
+        return [MoveRecord(*row) for row in rows]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
