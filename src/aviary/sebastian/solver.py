@@ -222,8 +222,14 @@ def solve(statistics: bool = True,
 
 
 def warmup() -> None:
-    """Compile the kernels (numba caches them on disk) by solving one last turn each way."""
-    tables = kernel_tables(dice_tables())
+    """Compile the kernels (numba caches them on disk): one last turn solved each way, and
+    the direct `evaluate_turn` call the player makes."""
+    t = dice_tables()
+    tables = kernel_tables(t)
     last_turn = np.array([FULL_MASK & ~(1 << QUINTUPLICATAM)], dtype=np.int64)
     for nq in (1, 4):
         _solve_masks(last_turn, terminal_values(nq), nq, reachable_upper_totals(), *tables)
+    n = len(t.keeps)
+    evaluate_turn(int(last_turn[0]), 0, terminal_values(1), 1, *tables,  # type: ignore[call-arg]
+                  np.empty(len(t.rolls), dtype=np.int64), np.zeros((n, 1)), np.zeros((n, 1)),
+                  np.zeros(n, dtype=np.int64), np.zeros(1))
