@@ -73,6 +73,16 @@ def test_make_then_unmake_restores_the_state_and_keys_stay_exact(n, seed):
 
 @settings(max_examples=200, deadline=None)
 @given(st.integers(7, 12), st.integers(0, 2**32))
+def test_move_counts_for_both_sides_equal_the_rules_move_counts(n, seed):
+    position = random_position(n, seed)
+    state = kernels.state_from_position(position)
+    for player, side in (("w", 1), ("b", -1)):
+        expected = len(rules.legal_moves(rules.Position(n, position.board, player)))
+        assert kernels.count_moves(state, side) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(7, 12), st.integers(0, 2**32))
 def test_capture_only_generation_is_the_capture_subset(n, seed):
     position = random_position(n, seed)
     state = kernels.state_from_position(position)

@@ -2,7 +2,8 @@
 
 A compiled search cannot be interrupted from outside, so it polls a one-element
 numpy array; `StopTimer` sets that flag from a timer thread at the deadline (the
-search runs `nogil`, so the timer thread gets to run).
+search runs `nogil`, so the timer thread gets to run). Importing this module costs
+next to nothing, so a course command line can read its clock before loading numba.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ import threading
 import time
 from dataclasses import dataclass
 from types import TracebackType
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is not imported at run time: command lines must start fast
+    import numpy as np
 
 _IMPORTED_AT = time.monotonic()
 

@@ -3,9 +3,11 @@
 Evaluation (centipawn-like, from the side to move): a Pichu is 100, a Pikachu 450
 (it slides and jumps along whole lines, and the course write-ups valued it at five
 Pichus); Pichus earn more the closer they get to promotion, steeply on the last
-two rows, because a promotion is nearly a free Pikachu. Tactics (captures,
-recaptures, promotions) are left to the quiescence search rather than guessed
-statically.
+two rows, because a promotion is nearly a free Pikachu. A lead is worth more as
+material comes off (so the side ahead trades down), and once either side is down
+to a few pieces mobility counts, so the hunter corners the last Pikachus instead
+of chasing them around forever. Tactics (captures, recaptures, promotions) are
+left to the quiescence search rather than guessed statically.
 
 `think` is the anytime generator (a `Report` per completed depth); `best_move`
 is the one-call form the arena uses.
@@ -33,20 +35,33 @@ PICHU = 100
 PIKACHU = 450
 
 
+ENDGAME_PIECES = 4  # a side this small is hunted: mobility starts to count
+MOBILITY = 6
+
+
 @njit(cache=True, nogil=True)
 def evaluate(state):
     """Material plus promotion pressure, white-positive, returned for the side to move."""
     n = state[N_SLOT]
     score = 0
+    white = black = 0
+    material = 0
     for square in range(n * n):
         piece = state[BOARD + square]
         if piece == 0:
             continue
+        if piece > 0:
+            white += 1
+        else:
+            black += 1
         if piece == 2:
             score += PIKACHU
+            material += PIKACHU
         elif piece == -2:
             score -= PIKACHU
+            material += PIKACHU
         else:
+            material += PICHU
             row = square // n
             distance = n - 1 - row if piece > 0 else row  # rows left to promotion
             value = PICHU + 6 * (n - 1 - distance)
@@ -55,6 +70,11 @@ def evaluate(state):
             elif distance == 2:
                 value += 35
             score += value if piece > 0 else -value
+    # when ahead, trading down brings the win closer: the lead grows as material shrinks
+    score += score * 300 // (material + 300)
+    if white <= ENDGAME_PIECES or black <= ENDGAME_PIECES:
+        # hunting down the last pieces: take away their squares, keep ours
+        score += MOBILITY * (kernels.count_moves(state, 1) - kernels.count_moves(state, -1))
     return score * state[SIDE_SLOT]
 
 

@@ -144,6 +144,56 @@ def generate(state, out, captures_only):
 
 
 @njit(cache=True, nogil=True)
+def count_moves(state, side):
+    """How many legal moves `side` would have (the mobility term), without listing them."""
+    n = state[N_SLOT]
+    count = 0
+    for square in range(n * n):
+        piece = state[BOARD + square] * side
+        if piece <= 0:
+            continue
+        row = square // n
+        col = square - row * n
+        for direction in range(4):
+            if direction == 0:
+                drow, dcol = side, 0
+            elif direction == 1:
+                drow, dcol = 0, -1
+            elif direction == 2:
+                drow, dcol = 0, 1
+            else:
+                if piece == 1:
+                    break
+                drow, dcol = -side, 0
+            r = row + drow
+            c = col + dcol
+            if piece == 1:
+                if r < 0 or r >= n or c < 0 or c >= n:
+                    continue
+                there = state[BOARD + r * n + c] * side
+                if there == 0:
+                    count += 1
+                elif there < 0:
+                    r2 = r + drow
+                    c2 = c + dcol
+                    if 0 <= r2 < n and 0 <= c2 < n and state[BOARD + r2 * n + c2] == 0:
+                        count += 1
+            else:
+                jumped = False
+                while 0 <= r < n and 0 <= c < n:
+                    there = state[BOARD + r * n + c] * side
+                    if there == 0:
+                        count += 1
+                    elif there < 0 and not jumped:
+                        jumped = True
+                    else:
+                        break
+                    r += drow
+                    c += dcol
+    return count
+
+
+@njit(cache=True, nogil=True)
 def make(state, move):
     """Play `move` in place; returns the undo token (captured cell + 2, promotion bit)."""
     n = state[N_SLOT]
