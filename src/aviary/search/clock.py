@@ -38,6 +38,15 @@ class Limit:
             raise ValueError(f"node limit must be at least 1, got {self.nodes}")
 
 
+def budget(seconds: float) -> float:
+    """The search time to ask for so that a move is returned within `seconds` of the call.
+
+    Stopping is polled, and returning (converting the result, waking the caller)
+    takes a few milliseconds more on a busy machine.
+    """
+    return max(0.97 * seconds - 0.02, 0.005)
+
+
 def process_age() -> float:
     """Seconds since this process started (from /proc on Linux; else since aviary's import).
 

@@ -16,7 +16,7 @@ from numba import njit
 from aviary.errors import NoMoveError
 from aviary.games.pikachu import kernels, rules
 from aviary.games.pikachu.kernels import BOARD, N_SLOT, SIDE_SLOT
-from aviary.search.clock import Limit, StopTimer
+from aviary.search.clock import Limit, StopTimer, budget
 
 WIN = 1_000_000
 DEFAULT_DEPTH = 3
@@ -113,7 +113,7 @@ def best_move(
     Limit(time=time)  # validates
     stop = np.zeros(1, dtype=np.int64)
     best = _search(position, 1, never)
-    with StopTimer(stop, time):
+    with StopTimer(stop, budget(time)):
         for next_depth in range(2, (depth or 64) + 1):
             found = _search(position, next_depth, stop)
             if found is None:

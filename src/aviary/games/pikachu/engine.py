@@ -28,7 +28,7 @@ from aviary.games.pikachu import kernels, quick, rules
 from aviary.games.pikachu.kernels import BOARD, N_SLOT, SIDE_SLOT
 from aviary.search import alphabeta
 from aviary.search.alphabeta import MATE, Workspace
-from aviary.search.clock import Limit
+from aviary.search.clock import Limit, budget
 from aviary.search.deepening import RawReport, iterate
 
 PICHU = 100
@@ -190,7 +190,8 @@ def best_move(
         time = 1.0
     started = clock.monotonic()
     move = moves[0]
-    for report in think(position, Limit(time=time, depth=depth)):
+    limit = Limit(time=None if time is None else budget(time), depth=depth)
+    for report in think(position, limit):
         move = report.move
         if time is not None and clock.monotonic() - started > 0.45 * time:
             break
