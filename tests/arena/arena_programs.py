@@ -93,3 +93,38 @@ def assert_no_process_mentions(text: str, wait: float = 2.0) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
     assert not left, f"processes left running: {left}"
+
+
+def check_tournament(db: Path, directory: Path) -> bool:
+    """Print every program's losses by reason against the expected one; True if all right."""
+    import sqlite3
+
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute("SELECT first, second, winner, reason FROM games").fetchall()
+    losses: dict[str, list[str]] = {}
+    for first, second, winner, reason in rows:
+        if winner is not None:
+            losses.setdefault(second if winner == 0 else first, []).append(reason)
+    right = True
+    for name, expected in EXPECTED_REASON.items():
+        ok = bool(losses.get(name)) and set(losses[name]) == {expected}
+        right &= ok
+        print(f"{name:<11} lost {len(losses.get(name, []))}: {losses.get(name)}"
+              f"  expected {expected}: {'ok' if ok else 'WRONG'}")
+    others = {name: reasons for name, reasons in losses.items() if name not in EXPECTED_REASON}
+    print(f"other players' losses: {others}")
+    left = processes_mentioning(str(directory))
+    print(f"processes left running: {left}")
+    return right and not left
+
+
+if __name__ == "__main__":
+    # python tests/arena/arena_programs.py DIR          write the programs, print NAME=COMMAND lines
+    # python tests/arena/arena_programs.py DIR DB       check a finished tournament's reasons
+    folder = Path(sys.argv[1]).resolve()
+    if len(sys.argv) == 2:
+        folder.mkdir(parents=True, exist_ok=True)
+        written = write_programs(folder)
+        print("\n".join(f"{name}={written[name]}" for name in EXPECTED_REASON))
+    else:
+        sys.exit(0 if check_tournament(Path(sys.argv[2]), folder) else 1)

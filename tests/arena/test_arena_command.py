@@ -151,3 +151,19 @@ def test_every_game_of_a_round_starts_from_the_same_seeded_opening(finished_db):
     assert all(len(openings) == 1 for openings in by_round.values())
     start = "w ......." + "w" * 14
     assert all(not opening.startswith(start) for (opening,) in {(o,) for _, o in rows})
+
+
+def test_sprt_stops_a_lopsided_match_early_and_resume_respects_the_stop(tmp_path):
+    commands = write_programs(tmp_path)
+    db = tmp_path / "sprt.sqlite"
+    result = arena("run", "--n", "7", "--time", "1", "--games", "40", "--jobs", "1",
+                   "--sprt", "0,50", "--db", str(db), "aviary:random?seed=1",
+                   f"bad={commands['garbage']}")
+    assert result.returncode == 0, result.stderr
+    assert "H1 accepted" in result.stdout
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
+    again = arena("resume", str(db))
+    assert again.returncode == 0 and "already stopped" in again.stdout
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)

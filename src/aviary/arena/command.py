@@ -11,13 +11,11 @@ import argparse
 import shlex
 from pathlib import Path
 
-from rich.console import Console
-
 from aviary.arena import runner
 from aviary.arena.games import make_game
 from aviary.arena.players import PlayerSpec, check, parse_specs, resolve_command
 from aviary.arena.progress import LiveView
-from aviary.arena.report import print_report, write_csv, write_json
+from aviary.arena.report import make_console, print_report, write_csv, write_json
 from aviary.arena.schedule import MODES, Config, default_games
 from aviary.arena.store import Store
 from aviary.errors import ArgumentParser, UsageError
@@ -145,7 +143,7 @@ def _play(store: Store, jobs: int, backend: str, address: str | None) -> int:
         print(f"{store.path}: tournament already stopped ({stopped})")
     else:
         runner.warn(runner.oversubscription_warning(jobs, backend))
-        console = Console()
+        console = make_console()
         with LiveView(store, total=config.games, done=done, console=console) as view:
             runner.run(store, jobs=jobs, backend=backend, address=address, on_game=view.update)
     print_report(store)

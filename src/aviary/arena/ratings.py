@@ -57,7 +57,7 @@ class Estimate:
     def __str__(self) -> str:
         if math.isinf(self.elo) or math.isnan(self.margin):
             return f"{self.elo:+.0f}"
-        return f"{self.elo:+.1f} +- {self.margin:.1f}"
+        return f"{self.elo + 0.0:+.1f} ± {self.margin:.1f}"
 
 
 def _estimate(values: Sequence[float], counts: Sequence[int]) -> Estimate:

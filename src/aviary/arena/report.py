@@ -95,8 +95,8 @@ def _elo_text(elo: float, margin: float) -> str:
 
 def standings_table(rows: list[Standing], title: str = "") -> Table:
     table = Table(title=title or None)
-    for header in ("#", "player", "games", "W-D-L", "score", "Elo (trinomial)",
-                   "Elo (pairs)", "LOS", "BT rating", "forfeits", "s/move (max)"):
+    for header in ("#", "player", "games", "W-D-L", "score", "Elo ±95%",
+                   "pairs ±95%", "LOS", "BT ±95%", "forfeits", "s/move (max)"):
         table.add_column(header, justify="left" if header in ("player", "forfeits") else "right")
     for rank, row in enumerate(rows, 1):
         forfeits = ", ".join(f"{reason} {n}" for reason, n in sorted(row.forfeits.items()))
@@ -104,7 +104,7 @@ def standings_table(rows: list[Standing], title: str = "") -> Table:
             str(rank), row.player, str(row.games), f"{row.wins}-{row.draws}-{row.losses}",
             f"{100 * row.score:.1f}%", _elo_text(row.elo, row.elo_margin),
             _elo_text(row.pair_elo, row.pair_margin), f"{100 * row.los:.1f}%",
-            f"{row.bt:+.0f} +- {row.bt_margin:.0f}", forfeits or "-",
+            f"{row.bt:+.0f} ± {row.bt_margin:.0f}", forfeits or "-",
             f"{row.mean_seconds:.2f} ({row.max_seconds:.2f})",
         )
     return table
@@ -132,10 +132,17 @@ def reasons_summary(store: Store) -> str:
     return "results by reason: " + ", ".join(f"{r} {n}" for r, n in sorted(reasons.items()))
 
 
+def make_console() -> Console:
+    """A console for tables: the terminal's width, or 160 columns into a file or pipe."""
+    console = Console()
+    return console if console.is_terminal else Console(width=160)
+
+
 def print_report(store: Store, console: Console | None = None) -> None:
-    console = console or Console()
+    console = console or make_console()
     config, games = store.config(), store.games()
-    title = (f"{config.game} {config.game_options}  {config.seconds:g}s/move  "
+    options = " ".join(f"{key}={value}" for key, value in config.game_options.items())
+    title = (f"{config.game} {options}  {config.seconds:g}s/move  "
              f"{len(games)}/{config.games} games")
     console.print(standings_table(standings(store), title))
     if games:
