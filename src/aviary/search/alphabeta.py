@@ -66,7 +66,6 @@ class Workspace:
         self.pv_length = np.zeros(MAX_PLY + 1, dtype=np.int64)
         self.tt = np.zeros((1 << tt_bits, 4), dtype=np.int64)
         self.ctx = np.zeros(CTX_SIZE, dtype=np.int64)
-        self.stop = np.zeros(1, dtype=np.int64)
 
     def new_search(self, node_limit: int, quiesce: bool = True, lmr: bool = True) -> None:
         """Age the history, clear killers and counters, keep the transposition table."""
@@ -76,9 +75,9 @@ class Workspace:
         self.ctx[NODE_LIMIT] = node_limit
         self.ctx[QUIESCE] = int(quiesce)
         self.ctx[LMR] = int(lmr)
-        self.stop[0] = 0
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
+    def arrays(self, stop: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The `ws` tuple the compiled search takes; the search stops once `stop[0] != 0`."""
         return (
             self.moves,
             self.scores,
@@ -88,7 +87,7 @@ class Workspace:
             self.pv_length,
             self.tt,
             self.ctx,
-            self.stop,
+            stop,
         )
 
 

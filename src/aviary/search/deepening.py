@@ -56,13 +56,15 @@ def iterate(
     node_limit = limit.nodes if limit.nodes is not None else 2**62
     max_depth = min(limit.depth or alphabeta.MAX_PLY - 1, alphabeta.MAX_PLY - 1)
     workspace.new_search(2**62, quiesce, lmr)
-    arrays = workspace.arrays()
+    # a stop flag of this search's own: a timer of an abandoned earlier search cannot stop it
+    stop = np.zeros(1, dtype=np.int64)
+    arrays = workspace.arrays(stop)
     never = np.zeros(1, dtype=np.int64)
-    with StopTimer(workspace.stop, limit.time):
+    with StopTimer(stop, limit.time):
         score = 0
         for depth in range(1, max_depth + 1):
             if depth == 1:
-                first = (*arrays[:-1], never)
+                first = workspace.arrays(never)
                 score = int(alphabeta.negamax(state, 1, 0, -INF, INF, first, *kernels))
                 workspace.ctx[alphabeta.NODE_LIMIT] = node_limit
             else:
