@@ -70,12 +70,27 @@ class Printer:
             self.last = board
 
 
+def _die_with_parent() -> None:
+    """Ask Linux to kill this engine process if the command process dies (e.g. is killed)."""
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the parent died before the request took effect
+            os._exit(0)
+    except (OSError, AttributeError):
+        pass  # not Linux: the child still stops at the deadline on its own
+
+
 def think(argv: list[str]) -> int:
     """The engine process: print each deeper search's board until the deadline.
 
     Runs as `python -m aviary.games.pikachu.command --think N PLAYER BOARD DEADLINE`
     (DEADLINE on the system's monotonic clock, which parent and child share).
     """
+    _die_with_parent()
     from aviary.games.pikachu import engine  # slow: numba import and cache load
     from aviary.search.clock import Limit
 
@@ -99,7 +114,7 @@ def relay(position: rules.Position, deadline: float, printer: Printer) -> None:
         sys.executable, "-m", "aviary.games.pikachu.command", "--think",
         str(position.n), position.player, position.board, repr(deadline),
     ]
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, start_new_session=True)
+    child = subprocess.Popen(command, stdout=subprocess.PIPE)
     assert child.stdout is not None
     legal = rules.successors(position)
     pending = b""
