@@ -102,3 +102,12 @@ def test_best_move_raises_when_there_is_no_legal_move():
     for player in (engine.best_move, baseline.best_move):
         with pytest.raises(NoMoveError):
             player(stuck, depth=2)
+
+
+def test_quick_player_takes_the_winning_capture_and_avoids_a_hanging_step():
+    from aviary.games.pikachu import quick
+
+    win = rules.parse(7, "W..b..." + "......." + "w......" + "." * 28, "w")
+    assert rules.winner(rules.play(win, quick.best_move(win))) == "w"
+    hang = rules.parse(7, "." * 21 + "B..w..." + "." * 21, "w")
+    assert quick.best_move(hang) == rules.Move(3 * 7 + 3, 4 * 7 + 3)

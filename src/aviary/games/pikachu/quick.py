@@ -39,10 +39,11 @@ def best_move(position: rules.Position) -> rules.Move:
         after = rules.play(position, move)
         score = material(after, me) - material(after, them)
         if look_ahead:
-            if not rules.legal_moves(after):
-                return 1e9  # the opponent cannot move: a win
-            replies = [r for r in rules.legal_moves(after) if r.captured is not None]
-            score -= max((_VALUE[after.board[r.captured]] for r in replies), default=0)  # type: ignore[index]
+            replies = rules.legal_moves(after)
+            if not replies:
+                return 1e9  # the opponent cannot move (or has no piece left): a win
+            victims = [after.board[r.captured] for r in replies if r.captured is not None]
+            score -= max((_VALUE[victim] for victim in victims), default=0)
         return score
 
     return max(moves, key=value)
