@@ -103,3 +103,22 @@ def test_a_corrupt_table_is_ignored(tmp_path):
     broken = tmp_path / "broken.npz"
     broken.write_bytes(b"not a numpy file")
     assert table_cache._read(broken) is None
+
+
+def test_single_state_turn_kernel_agrees_with_the_batched_table(solution):
+    """The player's one-state kernel and the solver's batched one are separate code."""
+    from aviary.sebastian.solver import evaluate_turn, kernel_tables
+    from aviary.sebastian.tables import dice_tables
+
+    t = dice_tables()
+    n = len(t.keeps)
+    rng = np.random.default_rng(3)
+    reachable = reachable_upper_totals()
+    for _ in range(40):
+        mask = int(rng.integers(0, FULL_MASK))
+        up = int(rng.choice(np.flatnonzero(reachable[mask & 63])))
+        result = np.zeros(4)
+        evaluate_turn(mask, up, solution.values, 4, *kernel_tables(t),
+                      np.empty(len(t.rolls), dtype=np.int64), np.zeros((n, 4)), np.zeros((n, 4)),
+                      np.zeros(n, dtype=np.int64), result)
+        np.testing.assert_allclose(result, solution.values[mask * 64 + up], rtol=1e-12, atol=1e-9)

@@ -128,6 +128,111 @@ def evaluate_turn(mask, up, values, nq, scores, roll_probability, keep_of_roll, 
             result[q] += roll_probability[r] * after_second[b, q]
 
 
+@njit(cache=True)
+def _solve_mask(mask, ups, values, nq, scores, roll_probability, keep_of_roll, keep_child,
+                partial_keeps, keep_parents, keeps_small_first, level_a, level_b, best):
+    """`evaluate_turn` for all reachable upper totals `ups` of one mask at once.
+
+    The same recursion, with the upper total as the innermost (contiguous)
+    axis of every work array, so the tree averages and the category choice
+    run as simple vector loops and each table index is read once per mask
+    instead of once per state. Work arrays: level_a/level_b (462, nq, >= len(ups)),
+    best (462, >= len(ups)).
+    """
+    nups = ups.shape[0]
+    nrolls, ncat = scores.shape
+    # the successor of (category, number of dice counted) for each upper total
+    succ_state = np.empty((ncat, 6, nups), dtype=np.int64)
+    succ_value = np.empty((ncat, 6, nups))
+    opens = np.empty(ncat, dtype=np.int64)
+    nopen = 0
+    for c in range(ncat):
+        if mask >> c & 1:
+            continue
+        opens[nopen] = c
+        nopen += 1
+        base = (mask | (1 << c)) * 64
+        for count in range(6):
+            gain = count * (c + 1) if c < UPPER_CATEGORIES else 0
+            for u in range(nups):
+                nxt = base + min(63, ups[u] + gain)
+                succ_state[c, count, u] = nxt
+                succ_value[c, count, u] = values[nxt, 0]
+    best_value = np.empty(nups)
+    best_c = np.empty(nups, dtype=np.int64)
+    best_slot = np.empty(nups, dtype=np.int64)
+    for r in range(nrolls):
+        for u in range(nups):
+            best_value[u] = -1.0
+        for i in range(nopen):
+            c = opens[i]
+            points = scores[r, c]
+            count = points // (c + 1) if c < UPPER_CATEGORIES else 0
+            for u in range(nups):
+                v = points + succ_value[c, count, u]
+                if v > best_value[u]:
+                    best_value[u] = v
+                    best_c[u] = c
+                    best_slot[u] = count
+        k = keep_of_roll[r]
+        for u in range(nups):
+            level_a[k, 0, u] = best_value[u]
+        if nq > 1:
+            for u in range(nups):
+                c = best_c[u]
+                nxt = succ_state[c, best_slot[u], u]
+                s = float(scores[r, c])
+                level_a[k, 1, u] = s * s + 2.0 * s * values[nxt, 0] + values[nxt, 1]
+                level_a[k, 2, u] = values[nxt, 2]
+                hit = 1.0 if (c == QUINTUPLICATAM and s > 0.0) else 0.0
+                level_a[k, 3, u] = values[nxt, 3] + hit
+    _average_tree_batch(level_a, partial_keeps, keep_child, nq, nups)
+    _best_subkeeps_batch(level_a, best, keeps_small_first, keep_parents, nups)
+    for r in range(nrolls):
+        k = keep_of_roll[r]
+        for q in range(nq):
+            for u in range(nups):
+                level_b[k, q, u] = level_a[best[k, u], q, u]
+    _average_tree_batch(level_b, partial_keeps, keep_child, nq, nups)
+    _best_subkeeps_batch(level_b, best, keeps_small_first, keep_parents, nups)
+    for q in range(nq):
+        for u in range(nups):
+            values[mask * 64 + ups[u], q] = 0.0
+    for r in range(nrolls):
+        k = keep_of_roll[r]
+        p = roll_probability[r]
+        for q in range(nq):
+            for u in range(nups):
+                values[mask * 64 + ups[u], q] += p * level_b[best[k, u], q, u]
+
+
+@njit(cache=True)
+def _average_tree_batch(level, partial_keeps, keep_child, nq, nups):
+    for i in range(partial_keeps.shape[0]):
+        k = partial_keeps[i]
+        for q in range(nq):
+            for u in range(nups):
+                level[k, q, u] = (level[keep_child[k, 0], q, u] + level[keep_child[k, 1], q, u]
+                                  + level[keep_child[k, 2], q, u] + level[keep_child[k, 3], q, u]
+                                  + level[keep_child[k, 4], q, u] + level[keep_child[k, 5], q, u]
+                                  ) / 6.0
+
+
+@njit(cache=True)
+def _best_subkeeps_batch(level, best, keeps_small_first, keep_parents, nups):
+    for i in range(keeps_small_first.shape[0]):
+        k = keeps_small_first[i]
+        for u in range(nups):
+            best[k, u] = k
+        for j in range(5):
+            p = keep_parents[k, j]
+            if p < 0:
+                break
+            for u in range(nups):
+                if level[best[p, u], 0, u] > level[best[k, u], 0, u]:
+                    best[k, u] = best[p, u]
+
+
 @njit(cache=True, parallel=True)
 def _solve_masks(masks, values, nq, reachable, scores, roll_probability, keep_of_roll,
                  keep_child, partial_keeps, keep_parents, keeps_small_first):
@@ -137,22 +242,17 @@ def _solve_masks(masks, values, nq, reachable, scores, roll_probability, keep_of
     other, so they are shared out between threads.
     """
     nkeeps = keep_child.shape[0]
+    batch = 64 // nq  # keeps the two work arrays within a core's L2 cache (~240 KB each)
     for i in prange(masks.shape[0]):
-        choice = np.empty(scores.shape[0], dtype=np.int64)
-        after_final = np.zeros((nkeeps, nq))
-        after_second = np.zeros((nkeeps, nq))
-        best = np.zeros(nkeeps, dtype=np.int64)
-        result = np.zeros(nq)
         mask = masks[i]
-        upper_mask = mask & 63
-        for up in range(64):
-            if not reachable[upper_mask, up]:
-                continue
-            evaluate_turn(mask, up, values, nq, scores, roll_probability, keep_of_roll,
-                          keep_child, partial_keeps, keep_parents, keeps_small_first,
-                          choice, after_final, after_second, best, result)
-            for q in range(nq):
-                values[mask * 64 + up, q] = result[q]
+        ups = np.flatnonzero(reachable[mask & 63])
+        level_a = np.empty((nkeeps, nq, batch))
+        level_b = np.empty((nkeeps, nq, batch))
+        best = np.empty((nkeeps, batch), dtype=np.int64)
+        for start in range(0, ups.shape[0], batch):
+            _solve_mask(mask, ups[start: start + batch], values, nq, scores, roll_probability,
+                        keep_of_roll, keep_child, partial_keeps, keep_parents, keeps_small_first,
+                        level_a, level_b, best)
 
 
 def kernel_tables(t: DiceTables) -> tuple[np.ndarray, ...]:
