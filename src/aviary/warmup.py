@@ -17,6 +17,7 @@ WARMUP_MODULES: list[str] = [
     "aviary.games.pikachu.engine",
     "aviary.games.pikachu.baseline",
     "aviary.sebastian.solver",
+    "aviary.horizon.viterbi",
 ]
 
 

@@ -1,0 +1,59 @@
+"""Accuracy of the three horizon estimators on seeded synthetic photos with known ridges.
+
+    .venv/bin/python benchmarks/horizon_accuracy.py [--images 120] [--first-seed 0]
+
+For each photo: mean absolute row error of simple, map and human against the true
+ridge, and the fraction of columns within 3 rows. The human point is what a
+person correcting the map line would give: the true ridge row at the column
+where the map line is furthest off. Also counts photos where human is worse than map.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from aviary.horizon import find_ridges
+from aviary.horizon.synthetic import generate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--images", type=int, default=120)
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--height", type=int, default=192)
+    parser.add_argument("--width", type=int, default=256)
+    parser.add_argument("--worst", type=int, default=5, help="list the seeds of the worst maps")
+    args = parser.parse_args()
+
+    errors: dict[str, list[float]] = {"simple": [], "map": [], "human": []}
+    within: dict[str, list[float]] = {"simple": [], "map": [], "human": []}
+    human_worse = 0
+    for seed in range(args.first_seed, args.first_seed + args.images):
+        photo = generate(seed, args.height, args.width)
+        first = find_ridges(photo.rgb)
+        col = int(np.argmax(np.abs(first.map - photo.ridge)))
+        ridges = find_ridges(photo.rgb, [(int(photo.ridge[col]), col)])
+        assert ridges.human is not None
+        for name, rows in (("simple", ridges.simple), ("map", ridges.map), ("human", ridges.human)):
+            off = np.abs(rows - photo.ridge)
+            errors[name].append(float(off.mean()))
+            within[name].append(float((off <= 3).mean()))
+        human_worse += errors["human"][-1] > errors["map"][-1] + 1e-9
+
+    print(f"{args.images} synthetic photos {args.width}x{args.height}, seeds "
+          f"{args.first_seed}..{args.first_seed + args.images - 1}")
+    print(f"{'estimator':<10} {'mean abs error (px)':>20} {'median':>8} {'cols within 3 px':>17}")
+    for name in errors:
+        mae = np.array(errors[name])
+        print(f"{name:<10} {mae.mean():>20.2f} {np.median(mae):>8.2f} "
+              f"{np.mean(within[name]):>16.1%}")
+    print(f"human worse than map on {human_worse} of {args.images} photos")
+    order = np.argsort(errors["map"])[::-1][: args.worst]
+    print("worst map seeds:", ", ".join(
+        f"{args.first_seed + int(k)} ({errors['map'][k]:.1f} px)" for k in order))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""Speed of the three horizon estimators against a full-transition numpy Viterbi, same run.
+
+    .venv/bin/python benchmarks/horizon_speed.py [--repeats 7]
+
+Times `find_ridges` with one human point (simple + map + human, everything
+from the pixel array to the three row lists; no file I/O) on a 256x192 and a
+1920x1080 synthetic photo, with the banded numba Viterbi and with the
+textbook full-transition numpy Viterbi (`viterbi_full_reference`) swapped in.
+At 1920x1080 the full reference takes minutes for the whole pipeline, so
+there it is timed on a single decode of the same emission, next to one banded
+decode. Prints best-of-N wall times and the ratios. Kernels are compiled (or
+loaded from the numba cache) before timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from aviary.horizon import find_ridges
+from aviary.horizon.estimators import decode
+from aviary.horizon.model import RidgeModel, edge_scores, prepare, relative_edges
+from aviary.horizon.synthetic import generate
+from aviary.horizon.viterbi import banded_viterbi, viterbi_full_reference, warmup
+
+
+def best_time(run: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    args = parser.parse_args()
+    warmup()
+
+    small = generate(0, 192, 256).rgb
+    point = [(96, 128)]
+    banded = best_time(lambda: find_ridges(small, point), args.repeats)
+    full = best_time(
+        lambda: find_ridges(small, point, decoder=viterbi_full_reference), max(1, args.repeats // 3)
+    )
+    print("256x192, all three estimators (simple + map + human), no file I/O:")
+    print(f"  banded numba Viterbi      {banded * 1000:8.1f} ms")
+    print(f"  full-transition numpy     {full * 1000:8.1f} ms")
+    print(f"  ratio                     {full / banded:8.1f}x faster")
+
+    large = generate(0, 1080, 1920).rgb
+    large_point = [(540, 960)]
+    banded_large = best_time(lambda: find_ridges(large, large_point), max(1, args.repeats // 2))
+    model = RidgeModel()
+    pixels = prepare(large)
+    edges = edge_scores(*relative_edges(pixels, model), model)
+    emit = decode(pixels, edges, model).emit
+    log_trans = model.log_transitions(large.shape[0])
+    one_banded = best_time(lambda: banded_viterbi(emit, log_trans), 3)
+    one_full = best_time(lambda: viterbi_full_reference(emit, log_trans), 1)
+    rows_banded, _ = banded_viterbi(emit, log_trans)
+    rows_full, _ = viterbi_full_reference(emit, log_trans)
+    print("1920x1080:")
+    print(f"  all three estimators      {banded_large * 1000:8.1f} ms")
+    print(f"  one decode, banded        {one_banded * 1000:8.1f} ms")
+    print(f"  one decode, full numpy    {one_full * 1000:8.1f} ms")
+    print(f"  ratio (one decode)        {one_full / one_banded:8.1f}x faster")
+    print(f"  same path: {bool(np.array_equal(rows_banded, rows_full))}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""The HMM a ridge line is decoded from: emission scores per pixel, a transition band.
+
+What makes the true ridge different from the other strong edges in a photo?
+
+1. It is an edge: brightness changes across it (the course's |vertical Sobel|).
+   Edge strength is measured relative to the photo's own strong edges (its 99th
+   percentile), so dim hazy photos and crisp ones score alike, and it enters as a
+   log, so a faint but real ridge is not swamped by one very bright edge lower down.
+2. Sky lies above it. Sky is smooth, so every strong edge *above* a candidate
+   row is evidence against that row (clouds are softer than ridges, so they cost
+   less than they would win); and the photo's own sky looks different from its
+   ground, so after a first decoding we fit one colour Gaussian to the pixels
+   above the line and one to the pixels below, and score each candidate row by
+   how well "sky above, ground below" explains its column (a 1-D GrabCut).
+   This is what keeps the line on a hazy distant range instead of the crisp
+   tree or city edge below it: the hazy range is coloured like ground, not sky.
+3. Sky is usually brighter than what is below it, so an edge that gets darker
+   going down counts fully and one that gets brighter counts at a discount.
+4. It is continuous: neighbouring columns rarely differ by more than a few
+   rows. Transitions score -slope * |step| (a Laplace prior: smooth, but a cliff
+   edge can still climb steeply) inside a band of +-K rows that grows with the
+   image height, and are impossible outside it.
+
+All scores are log-probabilities up to a per-column constant, so Viterbi's sums
+are log-likelihoods and the per-column argmax is the course's first Bayes net.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from aviary.horizon.edges import GREY_WEIGHTS, FloatImage
+from aviary.horizon.kernels import colour_scores_kernel, edge_kernel
+
+
+@dataclass(frozen=True)
+class RidgeModel:
+    """Weights of the emission and transition model (defaults tuned on synthetic photos)."""
+
+    edge_floor: float = 0.03  # edge strength (relative) below which a row is "no edge"
+    darker_below_discount: float = 0.5  # weight of edges that get brighter going down
+    sky_edge_penalty: float = 0.5  # cost per unit of ridge-like edge above the row
+    colour_weight: float = 0.15  # weight of the per-pixel sky/ground colour log-ratio
+    colour_floor: float = 25.0  # a pixel's colour log-likelihood never drops below -this
+    sky_margin_fraction: float = 0.01  # sky colour is fit this far (per image row) above the line
+    ridge_threshold: float = 0.0  # long edges weaker than this (sky gradients) cost nothing
+    ridge_window_fraction: float = 1 / 16  # row-wise averaging window of the sky penalty
+    colour_rounds: int = 2  # decode -> refit colours -> decode rounds
+    slope_penalty: float = 0.4  # log-score per row of step between columns
+    band_fraction: float = 1 / 32  # half-width K of the transition band, per image row
+
+    def band(self, height: int) -> int:
+        return max(3, round(height * self.band_fraction))
+
+    def log_transitions(self, height: int) -> NDArray[np.float64]:
+        """Scores of steps -K..K: -slope_penalty * |step|."""
+        band = self.band(height)
+        return -self.slope_penalty * np.abs(np.arange(-band, band + 1, dtype=np.float64))
+
+
+def relative_edges(pixels: FloatImage, model: RidgeModel) -> tuple[FloatImage, FloatImage]:
+    """Edge evidence relative to the photo's own strong edges (its 99th percentile).
+
+    Returns (edge, ridge_like). `edge` is the course's |vertical Sobel| of the
+    grayscale image combined with the same Sobel of each colour channel (a hazy
+    range can differ from the sky in hue more than in brightness), with edges that
+    get brighter going down discounted. `ridge_like` is the signed colour gradient
+    averaged along the row over a window before taking its length, so it is large
+    only on long, consistent edges; cloud texture (short edges of both signs)
+    averages away.
+    """
+    window = max(3, round(pixels.shape[1] * model.ridge_window_fraction))
+    grey_gradient, colour, averaged, averaged_grey = edge_kernel(pixels, GREY_WEIGHTS, window)
+    strength = np.maximum(np.abs(grey_gradient), colour)
+    scale = float(np.percentile(strength, 99)) or 1.0
+    discount = np.where(grey_gradient > 0, model.darker_below_discount, 1.0)
+    edge = np.minimum(strength / scale, 1.0) * discount
+    long_edges = np.sqrt((averaged**2).sum(axis=-1) / 3.0) / scale
+    ridge_like = np.clip(long_edges - model.ridge_threshold, 0.0, 1.0) * np.where(
+        averaged_grey > 0, model.darker_below_discount, 1.0
+    )
+    return edge, ridge_like
+
+
+def edge_scores(edge: FloatImage, ridge_like: FloatImage, model: RidgeModel) -> FloatImage:
+    """Log edge evidence per pixel minus the smooth-sky penalty for ridge-like edges above it."""
+    above = np.cumsum(ridge_like, axis=0) - ridge_like
+    return np.log(model.edge_floor + edge) - model.sky_edge_penalty * above
+
+
+def colour_scores(
+    pixels: FloatImage, rows: NDArray[np.int64], model: RidgeModel
+) -> FloatImage | None:
+    """Log-likelihood of "sky above row r, ground from r down" for every (r, column).
+
+    One Gaussian colour model is fit to the pixels above `rows`, one to those below
+    (a few rows of margin either side); each pixel's log-density has a uniform floor
+    (at least `-colour_floor`), so one odd pixel (JPEG ringing, a bird) cannot outvote
+    its column. None when either side has too few pixels to fit (a line at the very top).
+    """
+    height, width, _ = pixels.shape
+    margin = max(1, height // 100)
+    sky_margin = max(margin, round(height * model.sky_margin_fraction))
+    scores, fitted = colour_scores_kernel(
+        pixels, np.ascontiguousarray(rows, np.int64), sky_margin, margin,
+        model.colour_floor, model.colour_weight, float(width),
+    )
+    return scores if fitted else None
+
+
+def prepare(rgb: NDArray[np.generic]) -> FloatImage:
+    """Float RGB, C-contiguous (unblurred: a blur would smear the sky into the ridge's first
+    row); grey images become three equal channels."""
+    pixels = np.asarray(rgb, dtype=np.float64)
+    if pixels.ndim == 2:
+        pixels = np.repeat(pixels[..., None], 3, axis=2)
+    pixels = np.ascontiguousarray(pixels[..., :3])
+    return pixels

@@ -1,0 +1,83 @@
+"""The estimators recover clean ridges, and the human line always honours its points."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from aviary.horizon import find_ridges
+from aviary.horizon.synthetic import generate
+
+
+def clean_ridge_photo(height: int = 120, width: int = 160) -> tuple[np.ndarray, np.ndarray]:
+    """Bright smooth sky over a darker ground, one sharp ridge: a sine plus a peak."""
+    cols = np.arange(width)
+    ridge = np.round(
+        50 + 12 * np.sin(cols / 17.0) - 20 * np.clip(1 - np.abs(cols - 100) / 25, 0, None)
+    ).astype(np.int64)
+    rows = np.arange(height)[:, None]
+    ground = rows >= ridge[None, :]
+    image = np.empty((height, width, 3))
+    image[:] = [170, 200, 235]
+    image[ground] = [70, 90, 60]
+    return image.astype(np.uint8), ridge
+
+
+def test_map_recovers_a_clean_sharp_ridge_within_one_pixel():
+    image, ridge = clean_ridge_photo()
+    ridges = find_ridges(image)
+    assert np.abs(ridges.map - ridge).max() <= 1
+
+
+def test_every_estimator_gives_one_row_per_column_inside_the_image():
+    photo = generate(3)
+    ridges = find_ridges(photo.rgb, [(int(photo.ridge[10]), 10)])
+    height, width = photo.rgb.shape[:2]
+    for rows in (ridges.simple, ridges.map, ridges.human):
+        assert rows is not None and rows.shape == (width,)
+        assert rows.min() >= 0 and rows.max() < height
+
+
+def test_without_points_there_is_no_human_line():
+    assert find_ridges(generate(1).rgb).human is None
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_human_line_passes_through_every_given_point(seed):
+    rng = np.random.default_rng(seed)
+    photo = generate(seed, height=96, width=128)
+    count = int(rng.integers(1, 4))
+    cols = rng.choice(128, size=count, replace=False)
+    # anywhere at all, even far from the ridge: the line must still obey
+    points = [(int(rng.integers(96)), int(col)) for col in cols]
+    ridges = find_ridges(photo.rgb, points)
+    assert ridges.human is not None
+    if count == 1 or _reachable(points, band=max(3, round(96 / 32))):
+        for row, col in points:
+            assert ridges.human[col] == row
+
+
+def _reachable(points, band):
+    ordered = sorted(points, key=lambda p: p[1])
+    return all(abs(b[0] - a[0]) <= band * (b[1] - a[1]) for a, b in itertools.pairwise(ordered))
+
+
+def test_a_point_on_the_true_ridge_never_makes_the_line_worse_on_these_photos():
+    for seed in range(8):
+        photo = generate(seed)
+        first = find_ridges(photo.rgb)
+        col = int(np.argmax(np.abs(first.map - photo.ridge)))
+        helped = find_ridges(photo.rgb, [(int(photo.ridge[col]), col)])
+        assert helped.human is not None
+        assert np.abs(helped.human - photo.ridge).mean() <= np.abs(first.map - photo.ridge).mean()
+
+
+def test_point_outside_the_image_is_refused():
+    with pytest.raises(ValueError):
+        find_ridges(generate(0).rgb, [(500, 3)])
+
+
+def test_grayscale_images_work_too():
+    image, ridge = clean_ridge_photo()
+    grey = image.mean(axis=2).astype(np.uint8)
+    assert np.abs(find_ridges(grey).map - ridge).max() <= 1

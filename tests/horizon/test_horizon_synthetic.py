@@ -1,0 +1,33 @@
+"""The synthetic photo generator is seeded and its truth is the sky boundary."""
+
+import numpy as np
+
+from aviary.horizon.synthetic import generate
+
+
+def test_same_seed_gives_the_same_photo_and_ridge():
+    a, b = generate(5), generate(5)
+    assert np.array_equal(a.rgb, b.rgb) and np.array_equal(a.ridge, b.ridge)
+
+
+def test_different_seeds_give_different_photos():
+    assert not np.array_equal(generate(1).rgb, generate(2).rgb)
+
+
+def test_photo_has_the_requested_size_and_ridge_stays_inside():
+    photo = generate(0, height=100, width=150)
+    assert photo.rgb.shape == (100, 150, 3) and photo.rgb.dtype == np.uint8
+    assert photo.ridge.shape == (150,)
+    assert photo.ridge.min() > 0 and photo.ridge.max() < 100
+
+
+def test_rows_above_the_ridge_look_like_sky_not_ground():
+    """Averaged over many photos, the band just above the truth differs from just below."""
+    contrasts = []
+    for seed in range(10):
+        photo = generate(seed)
+        cols = np.arange(photo.ridge.size)
+        above = photo.rgb[np.maximum(photo.ridge - 3, 0), cols].astype(float)
+        below = photo.rgb[np.minimum(photo.ridge + 3, photo.rgb.shape[0] - 1), cols].astype(float)
+        contrasts.append(np.abs(above - below).sum(axis=1).mean())
+    assert min(contrasts) > 10
