@@ -167,3 +167,21 @@ def test_sprt_stops_a_lopsided_match_early_and_resume_respects_the_stop(tmp_path
     assert again.returncode == 0 and "already stopped" in again.stdout
     with sqlite3.connect(db) as connection:
         assert connection.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
+
+
+def test_more_games_at_once_than_cores_is_warned_about():
+    from aviary.arena.runner import default_jobs, oversubscription_warning
+
+    cores = default_jobs()
+    assert oversubscription_warning(cores, "local") is None
+    warning = oversubscription_warning(cores + 1, "local")
+    assert warning is not None and "forfeit unfairly" in warning
+
+
+def test_a_second_arena_on_a_running_database_is_refused(finished_db):
+    import fcntl
+
+    with open(finished_db, "rb") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running arena holds it
+        result = arena("resume", str(finished_db))
+    assert result.returncode == 2 and "already running" in result.stderr

@@ -8,8 +8,10 @@ a tournament) is one clear line before any game starts.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import shlex
 from pathlib import Path
+from typing import IO
 
 from aviary.arena import runner
 from aviary.arena.games import make_game
@@ -135,7 +137,30 @@ def _check_backend(backend: str, jobs: int) -> None:
             raise UsageError("--backend ray needs Ray: pip install 'aviary[cluster]'") from None
 
 
+def _lock(db: Path) -> IO[bytes]:
+    """Hold an exclusive flock on the database: two arenas on one file would race for slots.
+
+    SQLite locks with fcntl, which is independent of flock on Linux, so this does not get
+    in its way; the kernel drops the lock when the process dies, so it is never stale.
+    """
+    handle = open(db, "rb")  # noqa: SIM115 - held until the tournament ends
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise UsageError(f"another arena is already running on {db}") from None
+    return handle
+
+
 def _play(store: Store, jobs: int, backend: str, address: str | None) -> int:
+    lock = _lock(store.path)
+    try:
+        return _play_locked(store, jobs, backend, address)
+    finally:
+        lock.close()
+
+
+def _play_locked(store: Store, jobs: int, backend: str, address: str | None) -> int:
     config = store.config()
     done = len(store.finished_ids())
     stopped = store.get("stopped")

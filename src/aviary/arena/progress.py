@@ -33,7 +33,8 @@ class LiveView:
                          transient=False) if self.live_mode else None
 
     def _render(self) -> Group:
-        return Group(self.progress, standings_table(standings(self.store)))
+        table = standings_table(standings(self.store), width=self.console.width)
+        return Group(self.progress, table)
 
     def __enter__(self) -> LiveView:
         if self.live is not None:

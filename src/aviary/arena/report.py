@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,20 +94,30 @@ def _elo_text(elo: float, margin: float) -> str:
     return str(ratings.Estimate(elo, margin, 0.5, 1))
 
 
-def standings_table(rows: list[Standing], title: str = "") -> Table:
+def standings_table(rows: list[Standing], title: str = "", width: int = 160) -> Table:
+    """The standings; narrower than 130 columns, the pairs, LOS and time columns are left out."""
+    columns: dict[str, Callable[[Standing], str]] = {
+        "player": lambda row: row.player,
+        "games": lambda row: str(row.games),
+        "W-D-L": lambda row: f"{row.wins}-{row.draws}-{row.losses}",
+        "score": lambda row: f"{100 * row.score:.1f}%",
+        "Elo ±95%": lambda row: _elo_text(row.elo, row.elo_margin),
+        "pairs ±95%": lambda row: _elo_text(row.pair_elo, row.pair_margin),
+        "LOS": lambda row: f"{100 * row.los:.1f}%",
+        "BT ±95%": lambda row: f"{row.bt:+.0f} ± {row.bt_margin:.0f}",
+        "forfeits": lambda row: ", ".join(
+            f"{reason} {n}" for reason, n in sorted(row.forfeits.items())) or "-",
+        "s/move (max)": lambda row: f"{row.mean_seconds:.2f} ({row.max_seconds:.2f})",
+    }
+    if width < 130:
+        for wide in ("pairs ±95%", "LOS", "s/move (max)"):
+            del columns[wide]
     table = Table(title=title or None)
-    for header in ("#", "player", "games", "W-D-L", "score", "Elo ±95%",
-                   "pairs ±95%", "LOS", "BT ±95%", "forfeits", "s/move (max)"):
+    table.add_column("#", justify="right")
+    for header in columns:
         table.add_column(header, justify="left" if header in ("player", "forfeits") else "right")
     for rank, row in enumerate(rows, 1):
-        forfeits = ", ".join(f"{reason} {n}" for reason, n in sorted(row.forfeits.items()))
-        table.add_row(
-            str(rank), row.player, str(row.games), f"{row.wins}-{row.draws}-{row.losses}",
-            f"{100 * row.score:.1f}%", _elo_text(row.elo, row.elo_margin),
-            _elo_text(row.pair_elo, row.pair_margin), f"{100 * row.los:.1f}%",
-            f"{row.bt:+.0f} ± {row.bt_margin:.0f}", forfeits or "-",
-            f"{row.mean_seconds:.2f} ({row.max_seconds:.2f})",
-        )
+        table.add_row(str(rank), *(cell(row) for cell in columns.values()))
     return table
 
 
@@ -144,7 +155,7 @@ def print_report(store: Store, console: Console | None = None) -> None:
     options = " ".join(f"{key}={value}" for key, value in config.game_options.items())
     title = (f"{config.game} {options}  {config.seconds:g}s/move  "
              f"{len(games)}/{config.games} games")
-    console.print(standings_table(standings(store), title))
+    console.print(standings_table(standings(store), title, console.width))
     if games:
         console.print(reasons_summary(store))
     summary = match_summary(store)
