@@ -88,7 +88,10 @@ def test_report_prints_standings_and_exports_csv_and_json(finished_db, tmp_path)
         rows = list(csv.DictReader(handle))
     assert sorted(row["player"] for row in rows) == ["a", "b", "c"]
     assert sum(int(row["games"]) for row in rows) == 12  # 6 games, two players each
-    document = json.loads((tmp_path / "s.json").read_text())
+    def no_infinities(constant):
+        raise AssertionError(f"not strict JSON: {constant}")
+
+    document = json.loads((tmp_path / "s.json").read_text(), parse_constant=no_infinities)
     assert len(document["games"]) == 6 and document["config"]["game"] == "pikachu"
     again = arena("report", str(finished_db), "--csv", str(tmp_path / "s.csv"))
     assert again.returncode == 2 and "exists" in again.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -180,4 +181,15 @@ def write_json(store: Store, path: Path) -> None:
         "standings": [asdict(row) for row in standings(store)],
         "games": [asdict(game) for game in store.games()],
     }
-    path.write_text(json.dumps(document, indent=2, allow_nan=True) + "\n")
+    path.write_text(json.dumps(_finite(document), indent=2, allow_nan=False) + "\n")
+
+
+def _finite(value: Any) -> Any:
+    """Strict JSON has no infinities: an unbounded Elo or error bar becomes null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
