@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import pickle
 
 import numpy as np
@@ -29,6 +30,15 @@ def test_saved_model_predicts_exactly_like_the_original(tmp_path, event_model):
     assert loaded.event_model == event_model and loaded.alpha == 0.3
     assert np.array_equal(loaded.predict_log_proba(QUERIES), model.predict_log_proba(QUERIES))
     assert list(path.parent.iterdir()) == [path]  # no temporary file left behind
+
+
+def test_model_file_gets_ordinary_permissions(tmp_path):
+    previous = os.umask(0o022)
+    try:
+        save_model(NaiveBayes().fit(TEXTS, LABELS), tmp_path / "model.json")
+    finally:
+        os.umask(previous)
+    assert (tmp_path / "model.json").stat().st_mode & 0o777 == 0o644
 
 
 def test_model_file_is_plain_json_with_integer_counts(tmp_path):

@@ -171,3 +171,10 @@ def test_cross_validation_survives_folds_that_miss_a_class():
     result = cross_validate(NaiveBayes(tokenizer=WORDS_ONLY), texts, labels, k=4)
     assert len(result.fold_accuracies) == 4
     assert result.fold_accuracies[list(np.random.default_rng(0).permutation(4)).index(3)] == 0.0
+
+
+def test_package_exports_the_model_and_tokenizer():
+    import aviary.classify
+
+    assert aviary.classify.NaiveBayes is NaiveBayes
+    assert aviary.classify.Tokenizer is Tokenizer

@@ -152,7 +152,8 @@ def _course(argv: list[str]) -> int:
     options = _course_parser().parse_args(argv)
     if options.cv is not None and options.cv < 2:
         raise UsageError(f"classify: --cv K needs K >= 2, not {options.cv}")
-    if options.test is None and not (options.cv or options.explain or options.explain_text):
+    explaining = options.explain or options.explain_text is not None
+    if options.test is None and not (options.cv or explaining):
         raise UsageError("classify: give TEST (or --cv K, --explain, --explain-text); "
                          "see aviary classify --help")
     if options.predictions and options.test is None:
@@ -171,7 +172,7 @@ def _course(argv: list[str]) -> int:
     model = _model_from(options)
     if options.cv is not None:
         _print_cross_validation(model, train, options.cv, options.seed)
-    if test is None and not (options.explain or options.explain_text):
+    if test is None and not explaining:
         return 0
     model.fit(train.texts, train.labels)
     if test is not None:

@@ -91,12 +91,19 @@ def save_model(model: NaiveBayes, path: str | Path) -> None:
     path = Path(path)
     handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.")
     try:
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp's 0600 is not what users expect
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             json.dump(model_to_dict(model), stream, ensure_ascii=False, separators=(",", ":"))
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
 
 
 def load_model(path: str | Path) -> NaiveBayes:
