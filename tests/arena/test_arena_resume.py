@@ -61,3 +61,38 @@ def test_kill_9_then_resume_plays_exactly_the_planned_games_once(tmp_path):
     again = subprocess.run([*arena, "resume", str(db)], capture_output=True, text=True,
                            timeout=60)
     assert again.returncode == 0 and len(stored_games(db)) == PLANNED
+
+
+def test_a_worker_killed_mid_game_stops_the_arena_with_one_line_and_resume_finishes(tmp_path):
+    commands = write_programs(tmp_path)
+    db = tmp_path / "results.sqlite"
+    arena = [sys.executable, "-m", "aviary", "arena"]
+    tournament = subprocess.Popen(
+        [*arena, "run", "--n", "7", "--time", "0.5", "--games", "4", "--jobs", "1",
+         "--db", str(db), "aviary:random?seed=3", f"sleepy={commands['sleeper']}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not (workers := [int(pid) for pid in os.listdir("/proc")
+                           if pid.isdigit() and _is_worker_of(int(pid), tournament.pid)]):
+        assert time.monotonic() < deadline and tournament.poll() is None
+        time.sleep(0.05)
+    time.sleep(0.5)
+    os.kill(workers[0], signal.SIGKILL)
+    _, stderr = tournament.communicate(timeout=60)
+    assert tournament.returncode == 1
+    assert "game worker failed" in stderr and "resume" in stderr
+    assert len(stderr.strip().splitlines()) == 1
+    assert_no_process_mentions(str(tmp_path))
+    resumed = subprocess.run([*arena, "resume", str(db)], capture_output=True, text=True,
+                             timeout=120)
+    assert resumed.returncode == 0 and [row[0] for row in stored_games(db)] == [1, 2, 3, 4]
+
+
+def _is_worker_of(pid: int, parent: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            ppid = int(stat.read().rsplit(")", 1)[1].split()[1])
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            return ppid == parent and b"spawn_main" in cmdline.read()
+    except (OSError, ValueError):
+        return False

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import fcntl
 import shlex
+import sys
 from pathlib import Path
 from typing import IO
 
@@ -169,8 +170,14 @@ def _play_locked(store: Store, jobs: int, backend: str, address: str | None) -> 
     else:
         runner.warn(runner.oversubscription_warning(jobs, backend))
         console = make_console()
-        with LiveView(store, total=config.games, done=done, console=console) as view:
-            runner.run(store, jobs=jobs, backend=backend, address=address, on_game=view.update)
+        try:
+            with LiveView(store, total=config.games, done=done, console=console) as view:
+                runner.run(store, jobs=jobs, backend=backend, address=address,
+                           on_game=view.update)
+        except runner.GamesFailed as error:
+            print(f"aviary arena: {error}; the finished games are saved and "
+                  f"`aviary arena resume {store.path}` continues", file=sys.stderr)
+            return 1
     print_report(store)
     return 0
 

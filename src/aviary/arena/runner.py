@@ -34,6 +34,14 @@ from aviary.errors import UsageError
 BACKENDS = ("local", "ray")
 
 
+class GamesFailed(Exception):
+    """A worker could not finish a game (it died or raised); stored games are safe."""
+
+
+def _failed(error: BaseException) -> GamesFailed:
+    return GamesFailed(f"a game worker failed ({type(error).__name__}: {error})")
+
+
 # ---- the worker side: everything here runs in a pool process or a Ray task -------------------
 @cache
 def _prepared(config_json: str) -> tuple[Config, Game, dict[str, Player], list[Slot]]:
@@ -75,7 +83,11 @@ def local_games(config_json: str, indices: list[int], jobs: int) -> Iterator[Gam
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
-                    yield future.result()
+                    try:
+                        record = future.result()
+                    except Exception as error:
+                        raise _failed(error) from error
+                    yield record
         finally:
             for future in pending:
                 future.cancel()
@@ -102,7 +114,11 @@ def ray_games(config_json: str, indices: list[int], jobs: int,
             while queue and len(in_flight) < jobs:
                 in_flight.append(task.remote(config_json, queue.pop(0)))
             done, in_flight = ray.wait(in_flight, num_returns=1)
-            yield ray.get(done[0])
+            try:
+                record = ray.get(done[0])
+            except Exception as error:
+                raise _failed(error) from error
+            yield record
     finally:
         for ref in in_flight:
             ray.cancel(ref, force=True)
