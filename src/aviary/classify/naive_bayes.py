@@ -223,7 +223,7 @@ class NaiveBayes:
             difference = difference - (self._absent_log_prob[first]
                                        - self._absent_log_prob[second])
         tokenizer = self.analyzer
-        words, marked = tokenizer._split(text)
+        words, marked = tokenizer.split(text)
         groups = {word: tokenizer.features_of_word(word) for word in words}
         if tokenizer.words:
             groups.update({form: [form] for form in marked})

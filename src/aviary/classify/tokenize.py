@@ -81,10 +81,10 @@ class Tokenizer:
         These carry the n-grams and word pairs; with "both", the marked form
         (`#nyc`) is an extra feature of its own, outside this list.
         """
-        return self._split(text)[0]
+        return self.split(text)[0]
 
-    def _split(self, text: str) -> tuple[list[str], list[str]]:
-        """(words, marked forms kept as extra features under "both")."""
+    def split(self, text: str) -> tuple[list[str], list[str]]:
+        """(words, marked forms such as `#nyc` kept as extra features under "both")."""
         if self.lowercase:
             text = text.lower()
         raw = _STRIP_WORDS.findall(text) if self.punctuation == "strip" else text.split()
@@ -118,11 +118,13 @@ class Tokenizer:
 
         In order: words, their character n-grams, word pairs, marked forms.
         """
-        words, marked = self._split(text)
+        words, marked = self.split(text)
         low, high = self.char_ngrams
         features = list(words) if self.words else []
         if low:
             cache = self._grams
+            if len(cache) > _CACHE_LIMIT:  # a long-running predictor must not grow forever
+                cache.clear()
             for word in words:
                 grams = cache.get(word)
                 if grams is None:
@@ -160,6 +162,7 @@ class Tokenizer:
 
 
 NGRAM_MARK = "~"
+_CACHE_LIMIT = 200_000  # distinct words whose n-grams are remembered (tweets repeat words)
 
 
 def _char_ngrams(word: str, low: int, high: int) -> tuple[str, ...]:
