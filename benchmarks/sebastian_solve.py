@@ -69,6 +69,7 @@ def decision_latency(decisions: int) -> None:
     from aviary.sebastian.rules import CATEGORIES, possible_upper_totals
 
     auto = SebastianAutoPlayer(load_solution())
+    auto.first_roll([1, 2, 3, 4, 5], {})  # loads the compiled kernel from numba's cache
     rng = np.random.default_rng(0)
     first, later = [], []
     for _ in range(decisions):

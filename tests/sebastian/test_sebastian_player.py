@@ -102,3 +102,11 @@ def test_thousands_of_games_average_within_three_standard_errors_of_the_optimum(
     mean, _ = mean_with_ci(scores)
     standard_error = solution.sd / math.sqrt(games)
     assert abs(mean - solution.mean) < 3 * standard_error
+
+
+def test_a_new_player_per_game_like_the_course_driver_reuses_one_loaded_table(solution):
+    first, second = SebastianAutoPlayer(), SebastianAutoPlayer()
+    assert first.player.solution is second.player.solution
+    assert first.player.solution.mean == pytest.approx(solution.mean)
+    card = play_game(second, SlotDice(9, 0))
+    assert set(card.scorecard) == set(CATEGORIES)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -85,16 +86,30 @@ class _Turn:
                       np.zeros(n, dtype=np.int64), np.zeros(1))
 
 
+@cache
+def _shared_solution() -> Solution:
+    """The cached table, loaded once per process: the course driver makes a new player per game."""
+    from aviary.sebastian.cache import load_solution
+
+    return load_solution()
+
+
+_last_column: list[tuple[np.ndarray, np.ndarray]] = []  # (table, its mean column)
+
+
+def _expected_column(solution: Solution) -> np.ndarray:
+    """float64[STATES, 1], contiguous, as the compiled kernel takes it (one copy per table)."""
+    if not _last_column or _last_column[0][0] is not solution.values:
+        _last_column[:] = [(solution.values, np.ascontiguousarray(solution.values[:, :1]))]
+    return _last_column[0][1]
+
+
 class OptimalPlayer:
     """Decisions with the highest expected final score, and their values for advice."""
 
     def __init__(self, solution: Solution | None = None) -> None:
-        if solution is None:
-            from aviary.sebastian.cache import load_solution
-
-            solution = load_solution()
-        self.solution = solution
-        self._expected = np.ascontiguousarray(solution.values[:, :1])
+        self.solution = solution if solution is not None else _shared_solution()
+        self._expected = _expected_column(self.solution)
         self._tables = dice_tables()
         self._turns: dict[State, _Turn] = {}
 
