@@ -102,3 +102,12 @@ def test_the_ply_limit_draws_the_game(max_plies):
     play_game(game, (make_player(a, game, 0.2, None), make_player(b, game, 0.2, None)),
               game.start(), seconds=1, max_plies=max_plies, record=record)
     assert (record.reason, record.result, len(record.moves)) == ("ply-limit", 0.5, max_plies)
+
+
+def test_a_program_killed_by_a_signal_crashes_with_the_signal_named():
+    game = make_game("pikachu", n=8)
+    script = "import os, signal\nprint('x', flush=True)\nos.kill(os.getpid(), signal.SIGSEGV)\n"
+    player = ExternalPlayer([sys.executable, "-c", script], game, grace=0.2, memory_mb=None)
+    answer = player.move(game.start(), 1)
+    assert (answer.failure, answer.line) == ("crash", None)
+    assert "SIGSEGV" in answer.detail

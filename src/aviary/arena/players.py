@@ -20,6 +20,7 @@ import random
 import re
 import shlex
 import shutil
+import signal
 import time
 import traceback
 from dataclasses import dataclass
@@ -111,7 +112,7 @@ class ExternalPlayer(Player):
                           f"no complete line within {seconds:g}+{self.grace:g}s"
                           + _tail(" stdout", run.stdout_tail) + _tail(" stderr", run.stderr_tail))
         if run.status is not None and run.status != 0:
-            how = (f"killed by signal {-run.status}" if run.status < 0
+            how = (f"killed by {_signal_name(-run.status)}" if run.status < 0
                    else f"exit status {run.status}")
             return Answer(None, run.wall, "crash", how + _tail(" stderr", run.stderr_tail)
                           + _tail(" stdout", run.stdout_tail))
@@ -119,6 +120,13 @@ class ExternalPlayer(Player):
             return Answer(None, run.wall, "no-output",
                           "exited without a complete line" + _tail(" stdout", run.stdout_tail))
         return Answer(run.last_line, used)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _tail(label: str, text: str) -> str:

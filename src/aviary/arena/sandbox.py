@@ -153,7 +153,7 @@ def run_program(argv: list[str], extra_args: list[str], limits: Limits,
                 argv + extra_args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, cwd=workdir, env=env or clean_environment(),
                 start_new_session=True, close_fds=True,
-                preexec_fn=lambda: _limit_child(limits),  # noqa: PLW1509
+                preexec_fn=lambda: _limit_child(limits),
             )
         except OSError as error:
             return RunResult(None, None, 0.0, False, None, "", "", start_error=str(error))
