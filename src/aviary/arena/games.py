@@ -88,10 +88,10 @@ class Game(ABC):
         for _ in range(100):
             state = self.start()
             for _ in range(plies):
-                choices = sorted(self.successors(state))
-                if not choices:
+                after = self.successors(state)
+                if not after:
                     break
-                state = self.successors(state)[rng.choice(choices)]
+                state = after[rng.choice(sorted(after))]
                 if self.outcome(state) is not None:
                     break
             if self.outcome(state) is None:

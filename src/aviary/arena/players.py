@@ -64,7 +64,8 @@ def truncate(text: str, limit: int = _DETAIL) -> str:
 
 def parse_specs(arguments: list[str]) -> list[PlayerSpec]:
     """PlayerSpecs with unique names (a repeated name gets `#2`, `#3`, ...)."""
-    specs, seen = [], {}  # type: ignore[var-annotated]
+    specs: list[PlayerSpec] = []
+    seen: dict[str, int] = {}
     for argument in arguments:
         match = _NAME.match(argument)
         if match:
