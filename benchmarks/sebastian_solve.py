@@ -1,6 +1,7 @@
 """How fast the exact Sebastian solver and the optimal player are.
 
     .venv/bin/python benchmarks/sebastian_solve.py [--decisions 2000] [--skip-cold]
+        [--skip-reference]
 
 1. Cold full solve (mean, SD, bonus and quintuplicatam rates) in a fresh
    process whose numba cache is an empty temporary directory, so compilation
@@ -99,12 +100,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=2000)
     parser.add_argument("--skip-cold", action="store_true", help="skip the cold-compile solve")
+    parser.add_argument("--skip-reference", action="store_true",
+                        help="skip the numpy comparison (minutes)")
     args = parser.parse_args()
     if not args.skip_cold:
         seconds, mean = cold_solve_seconds()
         print(f"full solve with statistics, compiling from scratch: {seconds:.2f} s "
               f"(bar 15 s), mean {mean:.4f}")
-    compiled_vs_numpy()
+    if not args.skip_reference:
+        compiled_vs_numpy()
     decision_latency(args.decisions)
     return 0
 

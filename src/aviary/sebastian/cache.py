@@ -72,13 +72,14 @@ def solve_with_progress(show: bool | None = None) -> Solution:
     show = sys.stderr.isatty() if show is None else show
     if not show:
         return solve()
+    from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from aviary.sebastian.solver import FULL_MASK
 
     columns = (TextColumn("solving Sebastian"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
                TimeElapsedColumn())
-    with Progress(*columns, transient=True) as bar:
+    with Progress(*columns, transient=True, console=Console(stderr=True)) as bar:
         task = bar.add_task("solve", total=FULL_MASK)
         return solve(progress=lambda n: bar.advance(task, n))
 

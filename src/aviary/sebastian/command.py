@@ -72,9 +72,10 @@ def _play(games: int, seed: int | None, verbose: bool) -> int:
     show_bar = not verbose and games >= PROGRESS_MIN_GAMES and sys.stderr.isatty()
     bar = None
     if show_bar:
+        from rich.console import Console
         from rich.progress import Progress
 
-        bar = Progress(transient=True)
+        bar = Progress(transient=True, console=Console(stderr=True))
         task = bar.add_task("playing", total=games)
         bar.start()
     try:
