@@ -18,9 +18,10 @@ engine_times() { $py - "$1" <<'EOF'
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 mine = "((m.mover = 0 AND g.first LIKE 'engine%') OR (m.mover = 1 AND g.second LIKE 'engine%'))"
-row = c.execute("SELECT COUNT(*), AVG(m.seconds), MAX(m.seconds) FROM moves m"
-                f" JOIN games g ON g.id = m.game WHERE {mine}").fetchone()
-print(f"engine moves {row[0]}, mean {row[1]:.3f} s, max {row[2]:.3f} s")
+row = c.execute("SELECT COUNT(*), AVG(m.seconds), MAX(m.seconds), AVG(m.wall), MAX(m.wall)"
+                f" FROM moves m JOIN games g ON g.id = m.game WHERE {mine}").fetchone()
+print(f"engine moves {row[0]}: last line at mean {row[1]:.3f} s, max {row[2]:.3f} s;"
+      f" process ran mean {row[3]:.3f} s, max {row[4]:.3f} s")
 lost = c.execute("SELECT id, reason, detail FROM games WHERE reason IN"
                  " ('timeout', 'illegal', 'crash', 'no-output') AND ((winner = 1 AND first LIKE"
                  " 'engine%') OR (winner = 0 AND second LIKE 'engine%'))").fetchall()

@@ -111,3 +111,13 @@ def test_a_program_killed_by_a_signal_crashes_with_the_signal_named():
     answer = player.move(game.start(), 1)
     assert (answer.failure, answer.line) == ("crash", None)
     assert "SIGSEGV" in answer.detail
+
+
+def test_an_answer_records_when_it_arrived_and_how_long_the_program_ran():
+    game = make_game("pikachu", n=8)
+    script = "import time\nprint('answer', flush=True)\ntime.sleep(30)\n"
+    player = ExternalPlayer([sys.executable, "-c", script], game, grace=0.1, memory_mb=None)
+    answer = player.move(game.start(), 0.3)
+    assert answer.line == "answer" and answer.failure is None
+    assert answer.wall is not None and answer.seconds < answer.wall
+    assert answer.wall >= 0.4  # ran until killed at 0.3 + 0.1 s

@@ -225,7 +225,7 @@ def _replay(path: Path, game_id: int) -> int:
         print(game.display(game.decode(stored.opening)))
         for move in store.moves(game_id):
             print(f"\nply {move.ply}: {game.labels[move.mover]} {names[move.mover]}"
-                  f" ({move.seconds:.2f}s)")
+                  f" (answered at {move.seconds:.2f} s, ran {move.wall:.2f} s)")
             print(game.display(game.decode(move.state)))
         detail = f" - {stored.detail}" if stored.detail else ""
         print(f"\nresult {result}: {stored.reason}{detail}")

@@ -52,9 +52,10 @@ class Answer:
     """A player's answer to one move: a line, or the reason it has none (and lost)."""
 
     line: str | None
-    seconds: float
+    seconds: float  # when the counted line arrived (or the failure happened)
     failure: str | None = None  # timeout | crash | no-output
     detail: str = ""
+    wall: float | None = None  # how long the program ran, if longer than `seconds`
 
 
 def truncate(text: str, limit: int = _DETAIL) -> str:
@@ -120,7 +121,7 @@ class ExternalPlayer(Player):
         if run.last_line is None:
             return Answer(None, run.wall, "no-output",
                           "exited without a complete line" + _tail(" stdout", run.stdout_tail))
-        return Answer(run.last_line, used)
+        return Answer(run.last_line, used, wall=run.wall)
 
 
 def _signal_name(number: int) -> str:

@@ -23,7 +23,8 @@ class MoveRecord:
     ply: int  # 1 for the first move played after the opening
     mover: int  # 0 or 1
     state: str  # encoded position after the move
-    seconds: float
+    seconds: float  # when the mover's answer arrived
+    wall: float  # how long the mover ran (external programs may keep thinking after answering)
 
 
 @dataclass
@@ -61,7 +62,9 @@ def play_game(game: Game, players: tuple[Player, Player], opening: State, second
         except IllegalAnswer as why:
             return _forfeit(record, mover, "illegal", f"{why}: {truncate(answer.line)!r}")
         ply += 1
-        record.moves.append(MoveRecord(ply, mover, game.encode(state), round(answer.seconds, 4)))
+        wall = answer.seconds if answer.wall is None else answer.wall
+        record.moves.append(MoveRecord(ply, mover, game.encode(state), round(answer.seconds, 4),
+                                       round(wall, 4)))
         ended = game.outcome(state)
     if ended is None:
         record.winner, record.result, record.reason = None, 0.5, DRAW_BY_PLY_LIMIT

@@ -38,8 +38,10 @@ class Standing:
     bt_margin: float = 0.0
     forfeits: dict[str, int] = field(default_factory=dict)  # losses by reason
     moves: int = 0
-    mean_seconds: float = 0.0
+    mean_seconds: float = 0.0  # when answers arrived
     max_seconds: float = 0.0
+    mean_wall: float = 0.0  # how long the player ran per move
+    max_wall: float = 0.0
 
 
 def pair_counts(games: list[StoredGame], player: str) -> list[int]:
@@ -80,14 +82,16 @@ def standings(store: Store) -> list[Standing]:
         row.pair_elo, row.pair_margin = penta.elo, penta.margin
         row.los = ratings.likelihood_of_superiority(row.wins, row.losses)
         row.bt, row.bt_margin = fitted[name].elo, fitted[name].margin
-    for name, count, mean, longest in store.db.execute(
+    for name, count, mean, longest, mean_wall, longest_wall in store.db.execute(
         "SELECT CASE WHEN m.mover = 0 THEN g.first ELSE g.second END, COUNT(*),"
-        " AVG(m.seconds), MAX(m.seconds) FROM moves m JOIN games g ON g.id = m.game"
+        " AVG(m.seconds), MAX(m.seconds), AVG(m.wall), MAX(m.wall)"
+        " FROM moves m JOIN games g ON g.id = m.game"
         " GROUP BY 1"
     ):
         if name in table:
-            table[name].moves, table[name].mean_seconds, table[name].max_seconds = (
-                count, mean, longest)
+            row = table[name]
+            row.moves, row.mean_seconds, row.max_seconds = count, mean, longest
+            row.mean_wall, row.max_wall = mean_wall, longest_wall
     return sorted(table.values(), key=lambda row: (-row.bt, -row.score, row.player))
 
 
@@ -108,10 +112,11 @@ def standings_table(rows: list[Standing], title: str = "", width: int = 160) -> 
         "BT ±95%": lambda row: f"{row.bt:+.0f} ± {row.bt_margin:.0f}",
         "forfeits": lambda row: ", ".join(
             f"{reason} {n}" for reason, n in sorted(row.forfeits.items())) or "-",
-        "s/move (max)": lambda row: f"{row.mean_seconds:.2f} ({row.max_seconds:.2f})",
+        "answer s (max)": lambda row: f"{row.mean_seconds:.2f} ({row.max_seconds:.2f})",
+        "ran s (max)": lambda row: f"{row.mean_wall:.2f} ({row.max_wall:.2f})",
     }
     if width < 130:
-        for wide in ("pairs ±95%", "LOS", "s/move (max)"):
+        for wide in ("pairs ±95%", "LOS", "answer s (max)"):
             del columns[wide]
     table = Table(title=title or None)
     table.add_column("#", justify="right")

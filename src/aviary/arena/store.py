@@ -42,7 +42,8 @@ CREATE TABLE IF NOT EXISTS moves (
     ply INTEGER NOT NULL,
     mover INTEGER NOT NULL,
     state TEXT NOT NULL,             -- encoded position after the move
-    seconds REAL NOT NULL,           -- time the mover used
+    seconds REAL NOT NULL,           -- when the mover's answer arrived
+    wall REAL NOT NULL,              -- how long the mover ran
     PRIMARY KEY (game, ply)
 );
 """
@@ -137,8 +138,9 @@ class Store:
                  round(record.wall, 3), _now()),
             )
             db.executemany(
-                "INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
-                [(record.slot + 1, m.ply, m.mover, m.state, m.seconds) for m in record.moves],
+                "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)",
+                [(record.slot + 1, m.ply, m.mover, m.state, m.seconds, m.wall)
+                 for m in record.moves],
             )
 
     def games(self) -> list[StoredGame]:
@@ -156,7 +158,8 @@ class Store:
 
     def moves(self, game_id: int) -> list[MoveRecord]:
         rows = self.db.execute(
-            "SELECT ply, mover, state, seconds FROM moves WHERE game = ? ORDER BY ply", (game_id,))
+            "SELECT ply, mover, state, seconds, wall FROM moves WHERE game = ? ORDER BY ply",
+            (game_id,))
         return [MoveRecord(*row) for row in rows]
 
 
