@@ -21,11 +21,13 @@ Column layout of `values[state, q]`: 0 mean, 1 E[score^2], 2 P(bonus),
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from aviary.sebastian.rules import (
     BONUS_POINTS,
@@ -233,17 +235,18 @@ def _best_subkeeps_batch(level, best, keeps_small_first, keep_parents, nups):
                     best[k, u] = best[p, u]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def _solve_masks(masks, values, nq, reachable, scores, roll_probability, keep_of_roll,
                  keep_child, partial_keeps, keep_parents, keeps_small_first):
     """Solve every reachable state of the given masks (their successors must be solved).
 
-    Masks with the same number of filled categories never depend on each
-    other, so they are shared out between threads.
+    Releases the GIL: `solve` runs chunks of independent masks on several
+    Python threads (numba's own `parallel=True` took longer to compile here
+    than the whole solve takes to run).
     """
     nkeeps = keep_child.shape[0]
     batch = 64 // nq  # keeps the two work arrays within a core's L2 cache (~240 KB each)
-    for i in prange(masks.shape[0]):
+    for i in range(masks.shape[0]):
         mask = masks[i]
         ups = np.flatnonzero(reachable[mask & 63])
         level_a = np.empty((nkeeps, nq, batch))
@@ -297,18 +300,29 @@ class Solution:
 
 def solve(statistics: bool = True,
           progress: Callable[[int], None] | None = None,
-          tables: DiceTables | None = None) -> Solution:
-    """Solve the whole game; `progress(n)` is told each time n more masks are done."""
+          tables: DiceTables | None = None,
+          threads: int | None = None) -> Solution:
+    """Solve the whole game; `progress(n)` is told each time n more masks are done.
+
+    Masks with the same number of filled categories never depend on each
+    other: each such level is cut into chunks solved on `threads` threads
+    (default: one per CPU), and the next level starts when all are done.
+    """
     t = tables or dice_tables()
     nq = 4 if statistics else 1
     values = terminal_values(nq)
     reachable = reachable_upper_totals()
-    for masks in masks_by_filled_count():
-        # chunks keep a progress bar moving without costing anything measurable
-        for chunk in np.array_split(masks, max(1, len(masks) // 128)):
-            _solve_masks(chunk, values, nq, reachable, *kernel_tables(t))
-            if progress is not None:
-                progress(len(chunk))
+    workers = threads or os.cpu_count() or 1
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for masks in masks_by_filled_count():
+            pieces = max(min(len(masks), workers), len(masks) // 64)
+            chunks = np.array_split(masks, pieces)
+            running = {pool.submit(_solve_masks, chunk, values, nq, reachable,
+                                   *kernel_tables(t)): len(chunk) for chunk in chunks}
+            for done in as_completed(running):
+                done.result()
+                if progress is not None:
+                    progress(running[done])
     start = values[0]
     mean = float(start[MEAN])
     sd = float(np.sqrt(max(0.0, start[SECOND_MOMENT] - mean**2))) if statistics else float("nan")
