@@ -32,7 +32,7 @@ def test_each_misbehaving_program_loses_by_its_reason_and_leaves_no_process(tmp_
     bad = [f"{name}={commands[name]}" for name in EXPECTED_REASON]
     db = tmp_path / "results.sqlite"
     started = time.monotonic()
-    result = arena("run", "--mode", "gauntlet", "--time", "0.5", "--grace", "0.2",
+    result = arena("run", "--mode", "gauntlet", "--time", "1", "--grace", "0.3",
                    "--memory", "512", "--jobs", "2", "--games", str(2 * len(bad)),
                    "--db", str(db), "aviary:random?seed=1", *bad)
     took = time.monotonic() - started
