@@ -38,14 +38,13 @@ def _fit_gaussian(n, total, products):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _log_density(x0, x1, x2, mean, inverse, log_det, floor):  # pragma: no cover - compiled
-    d0, d1, d2 = x0 - mean[0], x1 - mean[1], x2 - mean[2]
-    m = (
-        inverse[0, 0] * d0 * d0 + inverse[1, 1] * d1 * d1 + inverse[2, 2] * d2 * d2
-        + 2.0 * (inverse[0, 1] * d0 * d1 + inverse[0, 2] * d0 * d2 + inverse[1, 2] * d1 * d2)
-    )
-    # a floor, so an outlier pixel (JPEG ringing, a bird) cannot outvote its column
-    return max(-0.5 * (m + log_det + 3.0 * LOG_2PI), -floor)
+def _side(r, row, sky_margin, ground_margin):  # pragma: no cover - compiled
+    """0 for sky (well above the line), 1 for ground (below it), -1 for the margin."""
+    if r < row - sky_margin:
+        return 0
+    if r > row + ground_margin:
+        return 1
+    return -1
 
 
 @njit(cache=True, nogil=True)
@@ -54,45 +53,63 @@ def colour_scores_kernel(
 ):  # pragma: no cover - compiled
     """Score of "sky above row r, ground from r down" for every (r, column).
 
-    Fits one Gaussian to the pixels more than `sky_margin` rows above `rows` and one
-    to those more than `ground_margin` rows below. Returns (scores, fitted): scores
-    are `weight` * (sum of log p(sky) above r + sum of log p(ground) from r down),
-    fitted is False (and scores zero) when a side has fewer than `min_pixels`.
+    Sky is the pixels more than `sky_margin` rows above `rows`, ground those more
+    than `ground_margin` below. Each is modelled by two Gaussians in RGB, one for its
+    darker and one for its brighter half (split at the side's mean brightness): a sky
+    is often blue *and* white cloud, a ground near layers *and* hazy far ones, and
+    one Gaussian stretched over both would claim colours that belong to the other
+    side. Returns (scores, fitted): scores are `weight` * (sum of log p(sky) above r
+    + sum of log p(ground) from r down); fitted is False (scores zero) when a side
+    has fewer than `min_pixels`.
     """
     height, width, _ = pixels.shape
-    n = np.zeros(2)
-    sums = np.zeros((2, 3))
-    products = np.zeros((2, 3, 3))
+    n_side = np.zeros(2)
+    grey_side = np.zeros(2)
     for r in range(height):
         for c in range(width):
-            if r < rows[c] - sky_margin:
-                side = 0
-            elif r > rows[c] + ground_margin:
-                side = 1
-            else:
+            side = _side(r, rows[c], sky_margin, ground_margin)
+            if side >= 0:
+                n_side[side] += 1.0
+                grey_side[side] += pixels[r, c, 0] + pixels[r, c, 1] + pixels[r, c, 2]
+    scores = np.zeros((height, width))
+    if n_side[0] < min_pixels or n_side[1] < min_pixels:
+        return scores, False
+    split = grey_side / n_side
+    n = np.zeros(4)  # component = 2 * side + (1 if brighter than the side's mean)
+    sums = np.zeros((4, 3))
+    products = np.zeros((4, 3, 3))
+    for r in range(height):
+        for c in range(width):
+            side = _side(r, rows[c], sky_margin, ground_margin)
+            if side < 0:
                 continue
-            n[side] += 1.0
+            grey = pixels[r, c, 0] + pixels[r, c, 1] + pixels[r, c, 2]
+            k = 2 * side + (1 if grey > split[side] else 0)
+            n[k] += 1.0
             for i in range(3):
                 v = pixels[r, c, i]
-                sums[side, i] += v
+                sums[k, i] += v
                 for j in range(i, 3):
-                    products[side, i, j] += v * pixels[r, c, j]
-    scores = np.zeros((height, width))
-    if n[0] < min_pixels or n[1] < min_pixels:
-        return scores, False
-    for side in range(2):
+                    products[k, i, j] += v * pixels[r, c, j]
+    means = np.zeros((4, 3))
+    inverses = np.zeros((4, 3, 3))
+    log_norms = np.full(4, -np.inf)  # log weight - 0.5 * log det
+    for k in range(4):
+        if n[k] < 1.0:
+            continue
         for i in range(3):
             for j in range(i):
-                products[side, i, j] = products[side, j, i]
-    sky_mean, sky_inv, sky_logdet = _fit_gaussian(n[0], sums[0], products[0])
-    ground_mean, ground_inv, ground_logdet = _fit_gaussian(n[1], sums[1], products[1])
+                products[k, i, j] = products[k, j, i]
+        mean, inverse, log_det = _fit_gaussian(n[k], sums[k], products[k])
+        means[k] = mean
+        inverses[k] = inverse
+        log_norms[k] = np.log(n[k] / n_side[k // 2]) - 0.5 * log_det - 1.5 * LOG_2PI
     ratio = np.empty((height, width))
     above = np.zeros(width)
     for r in range(height):
         for c in range(width):
-            x0, x1, x2 = pixels[r, c, 0], pixels[r, c, 1], pixels[r, c, 2]
-            ground = _log_density(x0, x1, x2, ground_mean, ground_inv, ground_logdet, floor)
-            sky = _log_density(x0, x1, x2, sky_mean, sky_inv, sky_logdet, floor)
+            sky = _mixture(pixels, r, c, means, inverses, log_norms, 0, floor)
+            ground = _mixture(pixels, r, c, means, inverses, log_norms, 2, floor)
             ratio[r, c] = sky - ground
             above[c] += ground  # first pass: the column's all-ground total
     for r in range(height):
@@ -102,12 +119,41 @@ def colour_scores_kernel(
     return scores, True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _component(x0, x1, x2, means, inverses, log_norms, k):  # pragma: no cover - compiled
+    """log weight + log density of Gaussian component k at one colour (scalars only)."""
+    d0 = x0 - means[k, 0]
+    d1 = x1 - means[k, 1]
+    d2 = x2 - means[k, 2]
+    q = (
+        inverses[k, 0, 0] * d0 * d0 + inverses[k, 1, 1] * d1 * d1 + inverses[k, 2, 2] * d2 * d2
+        + 2.0 * (inverses[k, 0, 1] * d0 * d1 + inverses[k, 0, 2] * d0 * d2
+                 + inverses[k, 1, 2] * d1 * d2)
+    )
+    return log_norms[k] - 0.5 * q
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mixture(pixels, r, c, means, inverses, log_norms, first, floor):  # pragma: no cover
+    """log of a two-Gaussian mixture at one pixel, never below -floor (outliers)."""
+    x0, x1, x2 = pixels[r, c, 0], pixels[r, c, 1], pixels[r, c, 2]
+    a = _component(x0, x1, x2, means, inverses, log_norms, first)
+    b = _component(x0, x1, x2, means, inverses, log_norms, first + 1)
+    top = max(a, b)
+    if top < -floor - 40.0:  # both far below the floor (or an empty component): the floor
+        return -floor
+    gap = min(a, b) - top
+    total = top if gap < -30.0 else top + np.log1p(np.exp(gap))  # exp(-30) changes nothing
+    return max(total, -floor)
+
+
 @njit(cache=True, nogil=True)
 def edge_kernel(pixels, grey_weights, window):  # pragma: no cover - compiled
     """Vertical Sobel of each colour channel and of the grey image, plus row-averages.
 
-    Returns (grey_gradient, colour_strength, averaged_channels, averaged_grey), all
-    H x W (averaged_channels H x W x 3). Boundaries repeat the edge pixel, like
+    Returns (grey_gradient, colour_strength, long_strength, averaged_grey), all H x W:
+    long_strength is the size of the channel gradients averaged over `window` columns.
+    Boundaries repeat the edge pixel, like
     scipy.ndimage.sobel(mode="nearest"), which `edges.py` uses and tests compare with.
     """
     height, width, _ = pixels.shape
@@ -132,7 +178,7 @@ def edge_kernel(pixels, grey_weights, window):  # pragma: no cover - compiled
                 g += grey_weights[k] * d
             grey[r, c] = g
             strength[r, c] = np.sqrt(total / 3.0)
-    averaged = np.empty((height, width, 3))
+    long_strength = np.empty((height, width))
     averaged_grey = np.empty((height, width))
     half = window // 2
     for r in range(height):  # running sums over [c - half, c - half + window), edges repeated
@@ -143,15 +189,14 @@ def edge_kernel(pixels, grey_weights, window):  # pragma: no cover - compiled
                 acc[k] += channels[r, jj, k]
             acc[3] += grey[r, jj]
         for c in range(width):
-            for k in range(3):
-                averaged[r, c, k] = acc[k] / window
+            long_strength[r, c] = np.sqrt((acc[0] ** 2 + acc[1] ** 2 + acc[2] ** 2) / 3.0) / window
             averaged_grey[r, c] = acc[3] / window
             enter = min(max(c - half + window, 0), width - 1)
             leave = min(max(c - half, 0), width - 1)
             for k in range(3):
                 acc[k] += channels[r, enter, k] - channels[r, leave, k]
             acc[3] += grey[r, enter] - grey[r, leave]
-    return grey, strength, averaged, averaged_grey
+    return grey, strength, long_strength, averaged_grey
 
 
 @njit(cache=True, nogil=True)

@@ -6,14 +6,19 @@ What makes the true ridge different from the other strong edges in a photo?
    Edge strength is measured relative to the photo's own strong edges (its 99th
    percentile), so dim hazy photos and crisp ones score alike, and it enters as a
    log, so a faint but real ridge is not swamped by one very bright edge lower down.
-2. Sky lies above it. Sky is smooth, so every strong edge *above* a candidate
-   row is evidence against that row (clouds are softer than ridges, so they cost
-   less than they would win); and the photo's own sky looks different from its
-   ground, so after a first decoding we fit one colour Gaussian to the pixels
-   above the line and one to the pixels below, and score each candidate row by
-   how well "sky above, ground below" explains its column (a 1-D GrabCut).
-   This is what keeps the line on a hazy distant range instead of the crisp
-   tree or city edge below it: the hazy range is coloured like ground, not sky.
+2. Sky lies above it. Sky is smooth, so every long edge *above* a candidate
+   row is evidence against that row. "Long" is measured by averaging the signed
+   colour gradient along the row before taking its size: a ridge keeps its sign
+   over many columns, cloud texture does not and averages away. And the photo's
+   own sky looks different from its ground, so after a first decoding we fit
+   colour models to the pixels above the line and below it, and score each
+   candidate row by how well "sky above, ground below" explains its column (a
+   1-D GrabCut), then decode again. Each side is a mixture of two Gaussians
+   (its darker and its brighter half), because a sky is often blue *and* white
+   cloud and a ground is near layers *and* hazy far ones; a single Gaussian
+   stretched over both claims colours of the other side. The colour term is what
+   keeps the line on a hazy distant range rather than the crisp tree or city
+   edge below it, and on a ridge rather than inside a bright cloud.
 3. Sky is usually brighter than what is below it, so an edge that gets darker
    going down counts fully and one that gets brighter counts at a discount.
 4. It is continuous: neighbouring columns rarely differ by more than a few
@@ -38,7 +43,12 @@ from aviary.horizon.kernels import colour_scores_kernel, edge_kernel
 
 @dataclass(frozen=True)
 class RidgeModel:
-    """Weights of the emission and transition model (defaults tuned on synthetic photos)."""
+    """Weights of the emission and transition model.
+
+    Defaults were chosen by looking at the nine course photos and measuring the
+    synthetic set (benchmarks/horizon_accuracy.py); settings that scored better on
+    the synthetic set but put lines into the clouds of real photos were rejected.
+    """
 
     edge_floor: float = 0.03  # edge strength (relative) below which a row is "no edge"
     darker_below_discount: float = 0.5  # weight of edges that get brighter going down
@@ -46,7 +56,6 @@ class RidgeModel:
     colour_weight: float = 0.15  # weight of the per-pixel sky/ground colour log-ratio
     colour_floor: float = 25.0  # a pixel's colour log-likelihood never drops below -this
     sky_margin_fraction: float = 0.01  # sky colour is fit this far (per image row) above the line
-    ridge_threshold: float = 0.0  # long edges weaker than this (sky gradients) cost nothing
     ridge_window_fraction: float = 1 / 16  # row-wise averaging window of the sky penalty
     colour_rounds: int = 2  # decode -> refit colours -> decode rounds
     slope_penalty: float = 0.4  # log-score per row of step between columns
@@ -73,15 +82,13 @@ def relative_edges(pixels: FloatImage, model: RidgeModel) -> tuple[FloatImage, F
     averages away.
     """
     window = max(3, round(pixels.shape[1] * model.ridge_window_fraction))
-    grey_gradient, colour, averaged, averaged_grey = edge_kernel(pixels, GREY_WEIGHTS, window)
+    grey_gradient, colour, long_strength, averaged_grey = edge_kernel(pixels, GREY_WEIGHTS, window)
     strength = np.maximum(np.abs(grey_gradient), colour)
     scale = float(np.percentile(strength, 99)) or 1.0
     discount = np.where(grey_gradient > 0, model.darker_below_discount, 1.0)
     edge = np.minimum(strength / scale, 1.0) * discount
-    long_edges = np.sqrt((averaged**2).sum(axis=-1) / 3.0) / scale
-    ridge_like = np.clip(long_edges - model.ridge_threshold, 0.0, 1.0) * np.where(
-        averaged_grey > 0, model.darker_below_discount, 1.0
-    )
+    ridge_like = np.minimum(long_strength / scale, 1.0)
+    ridge_like *= np.where(averaged_grey > 0, model.darker_below_discount, 1.0)
     return edge, ridge_like
 
 
@@ -96,8 +103,8 @@ def colour_scores(
 ) -> FloatImage | None:
     """Log-likelihood of "sky above row r, ground from r down" for every (r, column).
 
-    One Gaussian colour model is fit to the pixels above `rows`, one to those below
-    (a few rows of margin either side); each pixel's log-density has a uniform floor
+    A two-Gaussian colour mixture is fit to the pixels above `rows`, one to those below
+    (a few rows of margin either side); each pixel's log-density has a floor
     (at least `-colour_floor`), so one odd pixel (JPEG ringing, a bird) cannot outvote
     its column. None when either side has too few pixels to fit (a line at the very top).
     """

@@ -2,7 +2,8 @@
 
 A photo is painted back to front: a sky with a vertical colour gradient and
 soft clouds; two to four mountain layers, the far ones hazier (blended toward
-the sky colour, so the true ridge is often the faintest edge in the picture)
+the sky colour, so the true ridge is often the faintest edge in the picture,
+though never fainter than MIN_CONTRAST: a person can always see it)
 and the near ones textured; a dark foreground object (a tree or a rock) whose
 crisp edges sit below the ridge; then sensor noise and JPEG compression. The
 truth is the sky/mountain boundary: for each column, the first row that is not
@@ -20,6 +21,8 @@ from PIL import Image
 from scipy import ndimage
 
 from aviary.horizon.viterbi import RowArray
+
+MIN_CONTRAST = 20.0  # mean |RGB difference| between a hazed layer and the horizon sky
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,9 @@ def generate(seed: int, height: int = 192, width: int = 256) -> SyntheticPhoto:
         top = np.minimum(top, profile)
         colour = rng.uniform(40, 140) + rng.uniform(-20, 20, size=3)
         haze = rng.uniform(0.35, 0.65) * (1 - nearness)
+        # keep every layer visible against the sky: at least MIN_CONTRAST grey levels apart
+        distance = float(np.abs(colour - low_sky).mean())
+        haze = min(haze, max(0.0, 1 - MIN_CONTRAST / max(distance, 1e-9)))
         texture = _texture(rng, (height, width), rng.uniform(0.7, 2.0))
         paint = colour * (1 - haze) + low_sky * haze + (5 + 15 * nearness) * texture[..., None]
         coverage = np.clip(rows - profile[None, :] + 0.5, 0, 1)[..., None]  # anti-aliased edge
