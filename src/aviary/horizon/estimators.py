@@ -5,10 +5,10 @@
 - `map`: the most probable whole line under the HMM (banded Viterbi).
 - `human`: the most probable line under map's final model that passes through
   the given (row, col) points: every other row of a pinned column is forbidden.
-  Keeping map's colour models (rather than refitting them around the pins) means
-  the human line can only differ from map where the pins pull it: on the 120
-  generated photos it is never worse than map. Refitting helped more on average
-  but made a few photos worse elsewhere, far from the pins.
+  Keeping map's colour models (rather than refitting them around the pins) keeps
+  the human line equal to map away from where the pins pull it: on the 120
+  generated photos it is never worse than map. Refitting from the pins helped
+  more on average but made a few photos worse elsewhere, far from the pins.
 
 The emission includes sky and ground colour models fitted to the line itself,
 so decoding is coordinate ascent on one joint score (line, colour models):
