@@ -98,6 +98,7 @@ def test_writes_into_the_current_folder_by_default(photo_path, tmp_path, monkeyp
         lambda d, p: [str(p), "--point", "5,500"],
         lambda d, p: [str(p), "x", "y"],
         lambda d, p: [],
+        lambda d, p: [str(p), "--out", str(p / "sub")],
     ],
 )
 def test_bad_input_is_one_line_on_stderr_and_exit_2(tmp_path, photo_path, make_args, capsys):

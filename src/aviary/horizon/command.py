@@ -85,7 +85,11 @@ def main(argv: list[str]) -> int:
     if ridges.human is not None:
         lines.append(("human", ridges.human, GREEN))
 
-    args.out.mkdir(parents=True, exist_ok=True)
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        message = f"aviary horizon: cannot create --out {args.out}: {error.strerror}"
+        raise UsageError(message) from None
     outputs = {args.out / f"output_{name}.jpg" for name, _, _ in lines} | {args.out / "edges.jpg"}
     if args.image.resolve() in {path.resolve() for path in outputs}:
         raise UsageError(f"aviary horizon: refusing to overwrite the input {args.image}")
@@ -106,4 +110,7 @@ def main(argv: list[str]) -> int:
 
 
 def save(pixels: NDArray[np.uint8], path: Path) -> None:
-    Image.fromarray(pixels).save(path, quality=95)
+    try:
+        Image.fromarray(pixels).save(path, quality=95)
+    except OSError as error:
+        raise UsageError(f"aviary horizon: cannot write {path}: {error}") from None
