@@ -31,3 +31,18 @@ def test_rows_above_the_ridge_look_like_sky_not_ground():
         below = photo.rgb[np.minimum(photo.ridge + 3, photo.rgb.shape[0] - 1), cols].astype(float)
         contrasts.append(np.abs(above - below).sum(axis=1).mean())
     assert min(contrasts) > 10
+
+
+def test_numba_edge_kernel_matches_scipy_sobel():
+    """The model's fast gradients are the course's scipy Sobel, to rounding."""
+    from scipy import ndimage
+
+    from aviary.horizon.edges import GREY_WEIGHTS, grayscale, vertical_gradient
+    from aviary.horizon.kernels import edge_kernel
+
+    pixels = np.random.default_rng(0).uniform(0, 255, size=(20, 30, 3))
+    grey, _, _, averaged_grey = edge_kernel(pixels, GREY_WEIGHTS, 7)
+    expected = vertical_gradient(grayscale(pixels))
+    assert np.allclose(grey, expected, atol=1e-9)
+    smoothed = ndimage.uniform_filter1d(expected, 7, axis=1, mode="nearest")
+    assert np.allclose(averaged_grey, smoothed, atol=1e-9)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from aviary.horizon.estimators import pin
-from aviary.horizon.viterbi import banded_viterbi, viterbi_full_reference
+from aviary.horizon.viterbi import banded_viterbi, laplace_slope, viterbi_full_reference
 
 
 def brute_force(emit: np.ndarray, log_trans: np.ndarray) -> tuple[tuple[int, ...], float]:
@@ -76,3 +76,38 @@ def test_banded_viterbi_never_steps_further_than_the_band():
 def test_banded_viterbi_refuses_even_transition_vectors():
     with pytest.raises(ValueError):
         banded_viterbi(np.zeros((3, 3)), np.zeros(4))
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_laplace_band_kernel_equals_brute_force(seed):
+    """The model's own -slope*|d| band takes the O(rows) monotone-queue kernel."""
+    rng = np.random.default_rng(3000 + seed)
+    height, width = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+    band = int(rng.integers(1, 4))
+    slope = float(rng.uniform(0, 3))
+    log_trans = -slope * np.abs(np.arange(-band, band + 1, dtype=np.float64))
+    assert laplace_slope(log_trans) == slope
+    emit = rng.normal(size=(height, width)) * rng.uniform(0.1, 5)
+    expected_path, expected_score = brute_force(emit, log_trans)
+    rows, score = banded_viterbi(emit, log_trans)
+    assert tuple(rows) == expected_path
+    assert score == pytest.approx(expected_score, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_laplace_band_kernel_equals_full_reference_on_larger_grids(seed):
+    rng = np.random.default_rng(4000 + seed)
+    height, width = int(rng.integers(10, 60)), int(rng.integers(5, 40))
+    band = int(rng.integers(1, 9))
+    log_trans = -float(rng.uniform(0, 2)) * np.abs(np.arange(-band, band + 1, dtype=np.float64))
+    emit = rng.normal(size=(height, width)) * 3
+    rows, score = banded_viterbi(emit, log_trans)
+    expected_rows, expected_score = viterbi_full_reference(emit, log_trans)
+    assert np.array_equal(rows, expected_rows)
+    assert score == pytest.approx(expected_score, abs=1e-9)
+
+
+def test_non_laplace_bands_are_not_mistaken_for_laplace():
+    assert laplace_slope(np.array([-1.0, 0.0, -2.0])) is None
+    assert laplace_slope(np.array([-1.0, 0.5, -1.0])) is None
+    assert laplace_slope(np.zeros(1)) is None
