@@ -84,7 +84,10 @@ def decode(
             break
         emit = edges + colour
         rows, score = decoder(pin(emit, points), log_trans)
+        settled = bool(np.array_equal(rows, best.rows))
         best = Decoding(rows, emit, score)
+        if settled:  # the colours would be refit to the same line: converged
+            break
     return best
 
 

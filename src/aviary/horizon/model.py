@@ -57,7 +57,7 @@ class RidgeModel:
     colour_floor: float = 25.0  # a pixel's colour log-likelihood never drops below -this
     sky_margin_fraction: float = 0.01  # sky colour is fit this far (per image row) above the line
     ridge_window_fraction: float = 1 / 16  # row-wise averaging window of the sky penalty
-    colour_rounds: int = 2  # decode -> refit colours -> decode rounds
+    colour_rounds: int = 6  # at most this many refit-colours-and-decode rounds (stops early)
     slope_penalty: float = 0.4  # log-score per row of step between columns
     band_fraction: float = 1 / 32  # half-width K of the transition band, per image row
 
