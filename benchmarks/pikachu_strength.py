@@ -63,7 +63,11 @@ def play_game(
 
 
 def elo(score: float) -> float:
-    score = min(max(score, 1e-6), 1 - 1e-6)
+    """Elo difference for an expected score; +-inf at a perfect score either way."""
+    if score >= 1:
+        return math.inf
+    if score <= 0:
+        return -math.inf
     return -400 * math.log10(1 / score - 1)
 
 
