@@ -32,3 +32,17 @@ def test_every_command_module_exists():
 
     for module, _ in COMMANDS.values():
         assert importlib.util.find_spec(module) is not None, module
+
+
+def test_errors_are_prefixed_once_with_the_command_and_fit_on_one_line():
+    from aviary.cli import one_line
+
+    assert one_line("classify", "classify: no such file: x") == "aviary classify: no such file: x"
+    assert one_line("horizon", "aviary horizon: bad\npoint") == "aviary horizon: bad point"
+    assert one_line("pikachu", "N must be an integer") == "aviary pikachu: N must be an integer"
+
+
+def test_bad_input_names_the_command_on_stderr():
+    result = run_aviary("pikachu", "6", "w", "abc", "1")
+    assert result.returncode == 2
+    assert result.stderr == "aviary pikachu: N must be an integer >= 7, got 6\n"

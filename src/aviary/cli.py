@@ -31,6 +31,13 @@ def usage() -> str:
     return "\n".join(lines)
 
 
+def one_line(name: str, message: str) -> str:
+    """`aviary NAME: message` on one line, whatever prefix the subcommand gave it."""
+    for prefix in (f"aviary {name}: ", f"{name}: "):
+        message = message.removeprefix(prefix)
+    return f"aviary {name}: " + " ".join(message.split())
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if not args or args[0] in ("-h", "--help", "help"):
@@ -50,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         status: int = module.main(rest)
         return status
     except (UsageError, NoMoveError) as error:
-        print(str(error), file=sys.stderr, flush=True)
+        print(one_line(name, str(error)), file=sys.stderr, flush=True)
         return error.exit_status
     except KeyboardInterrupt:
         print("aviary: interrupted", file=sys.stderr)
