@@ -23,7 +23,7 @@ import numpy as np
 
 from aviary.horizon import find_ridges
 from aviary.horizon.estimators import decode
-from aviary.horizon.model import RidgeModel, edge_scores, prepare, relative_edges
+from aviary.horizon.model import RidgeModel, edge_scores, prepare
 from aviary.horizon.synthetic import generate
 from aviary.horizon.viterbi import banded_viterbi, viterbi_full_reference, warmup
 
@@ -40,7 +40,7 @@ def best_time(run: Callable[[], object], repeats: int) -> float:
 def final_emission(rgb: np.ndarray, model: RidgeModel) -> tuple[np.ndarray, np.ndarray]:
     """The emission map's last Viterbi decodes, and the transition band."""
     pixels = prepare(rgb)
-    edges = edge_scores(*relative_edges(pixels, model), model)
+    edges = edge_scores(pixels, model)
     return decode(pixels, edges, model).emit, model.log_transitions(rgb.shape[0])
 
 

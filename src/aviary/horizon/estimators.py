@@ -30,7 +30,6 @@ from aviary.horizon.model import (
     colour_scores,
     edge_scores,
     prepare,
-    relative_edges,
 )
 from aviary.horizon.viterbi import RowArray, banded_viterbi
 
@@ -107,7 +106,7 @@ def find_ridges(
     for row, col in points:
         if not (0 <= row < height and 0 <= col < width):
             raise ValueError(f"point ({row}, {col}) is outside the {height}x{width} image")
-    edges = edge_scores(*relative_edges(pixels, model), model)
+    edges = edge_scores(pixels, model)
     best = decode(pixels, edges, model, (), decoder)
     simple_rows = np.argmax(best.emit, axis=0).astype(np.int64)
     human_rows = None

@@ -12,6 +12,8 @@ from numba import njit
 
 LOG_2PI = float(np.log(2 * np.pi))
 RIDGE_REGULARISER = 4.0  # added to each colour variance: JPEG-flat skies are not singular
+SOFTPLUS_STEP = 1 / 64  # log(1 + exp(-x)) tabulated on 0..32 at this step (error < 1e-5)
+SOFTPLUS_TABLE = np.log1p(np.exp(-np.arange(0.0, 32.0 + 2 * SOFTPLUS_STEP, SOFTPLUS_STEP)))
 
 
 @njit(cache=True, nogil=True)
@@ -47,7 +49,7 @@ def _side(r, row, sky_margin, ground_margin):  # pragma: no cover - compiled
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, fastmath=True)
 def colour_scores_kernel(
     pixels, rows, sky_margin, ground_margin, floor, weight, min_pixels
 ):  # pragma: no cover - compiled
@@ -63,63 +65,82 @@ def colour_scores_kernel(
     has fewer than `min_pixels`.
     """
     height, width, _ = pixels.shape
-    n_side = np.zeros(2)
-    grey_side = np.zeros(2)
+    sky_n = 0.0  # scalars, not arrays: no store-to-load chains in the hot loop
+    sky_grey = 0.0
+    ground_n = 0.0
+    ground_grey = 0.0
     for r in range(height):
         for c in range(width):
-            side = _side(r, rows[c], sky_margin, ground_margin)
-            if side >= 0:
-                n_side[side] += 1.0
-                grey_side[side] += pixels[r, c, 0] + pixels[r, c, 1] + pixels[r, c, 2]
+            grey = pixels[r, c, 0] + pixels[r, c, 1] + pixels[r, c, 2]
+            if r < rows[c] - sky_margin:
+                sky_n += 1.0
+                sky_grey += grey
+            elif r > rows[c] + ground_margin:
+                ground_n += 1.0
+                ground_grey += grey
     scores = np.zeros((height, width))
-    if n_side[0] < min_pixels or n_side[1] < min_pixels:
+    if sky_n < min_pixels or ground_n < min_pixels:
         return scores, False
-    split = grey_side / n_side
-    n = np.zeros(4)  # component = 2 * side + (1 if brighter than the side's mean)
-    sums = np.zeros((4, 3))
-    products = np.zeros((4, 3, 3))
+    n_side = np.array([sky_n, ground_n])
+    split = np.array([sky_grey / sky_n, ground_grey / ground_n])
+    # component = 2 * side + (1 if brighter than the side's mean); per component the
+    # count, the three sums and the six distinct products, as plain scalars in a row
+    acc = np.zeros((4, 10))
     for r in range(height):
         for c in range(width):
             side = _side(r, rows[c], sky_margin, ground_margin)
             if side < 0:
                 continue
-            grey = pixels[r, c, 0] + pixels[r, c, 1] + pixels[r, c, 2]
-            k = 2 * side + (1 if grey > split[side] else 0)
-            n[k] += 1.0
-            for i in range(3):
-                v = pixels[r, c, i]
-                sums[k, i] += v
-                for j in range(i, 3):
-                    products[k, i, j] += v * pixels[r, c, j]
+            x0 = pixels[r, c, 0]
+            x1 = pixels[r, c, 1]
+            x2 = pixels[r, c, 2]
+            k = 2 * side + (1 if x0 + x1 + x2 > split[side] else 0)
+            acc[k, 0] += 1.0
+            acc[k, 1] += x0
+            acc[k, 2] += x1
+            acc[k, 3] += x2
+            acc[k, 4] += x0 * x0
+            acc[k, 5] += x0 * x1
+            acc[k, 6] += x0 * x2
+            acc[k, 7] += x1 * x1
+            acc[k, 8] += x1 * x2
+            acc[k, 9] += x2 * x2
+    n = acc[:, 0].copy()
+    sums = acc[:, 1:4].copy()
+    products = np.empty((4, 3, 3))
+    for k in range(4):
+        products[k, 0, 0] = acc[k, 4]
+        products[k, 0, 1] = products[k, 1, 0] = acc[k, 5]
+        products[k, 0, 2] = products[k, 2, 0] = acc[k, 6]
+        products[k, 1, 1] = acc[k, 7]
+        products[k, 1, 2] = products[k, 2, 1] = acc[k, 8]
+        products[k, 2, 2] = acc[k, 9]
     means = np.zeros((4, 3))
     inverses = np.zeros((4, 3, 3))
-    log_norms = np.full(4, -np.inf)  # log weight - 0.5 * log det
+    log_norms = np.full(4, -1e30)  # log weight - 0.5 * log det; finite, for fastmath
     for k in range(4):
         if n[k] < 1.0:
             continue
-        for i in range(3):
-            for j in range(i):
-                products[k, i, j] = products[k, j, i]
         mean, inverse, log_det = _fit_gaussian(n[k], sums[k], products[k])
         means[k] = mean
         inverses[k] = inverse
         log_norms[k] = np.log(n[k] / n_side[k // 2]) - 0.5 * log_det - 1.5 * LOG_2PI
-    ratio = np.empty((height, width))
-    above = np.zeros(width)
+    above = np.zeros(width)  # sum of (log p(sky) - log p(ground)) over the rows above r
+    ground_total = np.zeros(width)
     for r in range(height):
         for c in range(width):
             sky = _mixture(pixels, r, c, means, inverses, log_norms, 0, floor)
             ground = _mixture(pixels, r, c, means, inverses, log_norms, 2, floor)
-            ratio[r, c] = sky - ground
-            above[c] += ground  # first pass: the column's all-ground total
+            scores[r, c] = above[c]
+            above[c] += sky - ground
+            ground_total[c] += ground
     for r in range(height):
         for c in range(width):
-            scores[r, c] = weight * above[c]
-            above[c] += ratio[r, c]
+            scores[r, c] = weight * (scores[r, c] + ground_total[c])
     return scores, True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", fastmath=True)
 def _component(x0, x1, x2, means, inverses, log_norms, k):  # pragma: no cover - compiled
     """log weight + log density of Gaussian component k at one colour (scalars only)."""
     d0 = x0 - means[k, 0]
@@ -133,7 +154,7 @@ def _component(x0, x1, x2, means, inverses, log_norms, k):  # pragma: no cover -
     return log_norms[k] - 0.5 * q
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", fastmath=True)
 def _mixture(pixels, r, c, means, inverses, log_norms, first, floor):  # pragma: no cover
     """log of a two-Gaussian mixture at one pixel, never below -floor (outliers)."""
     x0, x1, x2 = pixels[r, c, 0], pixels[r, c, 1], pixels[r, c, 2]
@@ -142,9 +163,12 @@ def _mixture(pixels, r, c, means, inverses, log_norms, first, floor):  # pragma:
     top = max(a, b)
     if top < -floor - 40.0:  # both far below the floor (or an empty component): the floor
         return -floor
-    gap = min(a, b) - top
-    total = top if gap < -30.0 else top + np.log1p(np.exp(gap))  # exp(-30) changes nothing
-    return max(total, -floor)
+    x = (top - min(a, b)) * (1.0 / SOFTPLUS_STEP)  # log-sum-exp by table: libm is the cost
+    if x >= 32.0 / SOFTPLUS_STEP:  # exp(-32) changes nothing
+        return max(top, -floor)
+    i = int(x)
+    softplus = SOFTPLUS_TABLE[i] + (x - i) * (SOFTPLUS_TABLE[i + 1] - SOFTPLUS_TABLE[i])
+    return max(top + softplus, -floor)
 
 
 @njit(cache=True, nogil=True)
@@ -200,7 +224,92 @@ def edge_kernel(pixels, grey_weights, window):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def laplace_viterbi_kernel(emit_by_column, slope, band):  # pragma: no cover - compiled
+def texture_kernel(pixels, grey_weights, half):  # pragma: no cover - compiled
+    """Fine texture: |horizontal second difference| of grey, box-averaged over
+    (2 * half + 1)^2 pixels (edges repeated).
+
+    A second difference across the columns does not see a ridge (a change going
+    down) or a sky's smooth gradient, only grain: rock, trees, a distant range's
+    speckle. Sky keeps just its sensor noise.
+    """
+    height, width, _ = pixels.shape
+    grey = np.empty((height, width))
+    for r in range(height):
+        for c in range(width):
+            grey[r, c] = (grey_weights[0] * pixels[r, c, 0] + grey_weights[1] * pixels[r, c, 1]
+                          + grey_weights[2] * pixels[r, c, 2])
+    rows_sum = np.empty((height, width))
+    size = 2 * half + 1
+    for r in range(height):  # horizontal box sum of |second difference|
+        acc = 0.0
+        for j in range(-half, half + 1):
+            acc += _grain(grey, r, min(max(j, 0), width - 1), width)
+        for c in range(width):
+            rows_sum[r, c] = acc
+            enter = min(c + half + 1, width - 1)
+            leave = max(c - half, 0)
+            acc += _grain(grey, r, enter, width) - _grain(grey, r, leave, width)
+    texture = np.empty((height, width))
+    column = np.zeros(width)
+    for j in range(-half, half + 1):  # vertical box sum, running down the rows
+        jj = min(max(j, 0), height - 1)
+        for c in range(width):
+            column[c] += rows_sum[jj, c]
+    scale = 1.0 / (size * size)
+    for r in range(height):
+        enter = min(r + half + 1, height - 1)
+        leave = max(r - half, 0)
+        for c in range(width):
+            texture[r, c] = column[c] * scale
+            column[c] += rows_sum[enter, c] - rows_sum[leave, c]
+    return texture
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _grain(grey, r, c, width):  # pragma: no cover - compiled
+    left = max(c - 1, 0)
+    right = min(c + 1, width - 1)
+    return abs(grey[r, left] - 2.0 * grey[r, c] + grey[r, right])
+
+
+@njit(cache=True, nogil=True)
+def edge_scores_kernel(
+    grey_gradient, colour_strength, long_strength, averaged_grey, texture,
+    edge_scale, texture_scale, edge_floor, discount, sky_edge_penalty,
+    texture_penalty, texture_cap,
+):  # pragma: no cover - compiled
+    """The edge emission in one pass: log edge evidence at the row minus what is above it.
+
+    edge = min(max(|grey|, colour) / edge_scale, 1), discounted when it gets brighter
+    going down; ridge_like = min(long_strength / edge_scale, 1), likewise discounted;
+    grain = clip(log(texture / texture_scale), 0, texture_cap). The score of row r is
+    log(edge_floor + edge[r]) - sum over rows above r of
+    (sky_edge_penalty * ridge_like + texture_penalty * grain).
+    """
+    height, width = grey_gradient.shape
+    scores = np.empty((height, width))
+    above = np.zeros(width)
+    for r in range(height):
+        for c in range(width):
+            g = grey_gradient[r, c]
+            strength = max(abs(g), colour_strength[r, c])
+            edge = min(strength / edge_scale, 1.0)
+            if g > 0:
+                edge *= discount
+            scores[r, c] = np.log(edge_floor + edge) - above[c]
+            ridge_like = min(long_strength[r, c] / edge_scale, 1.0)
+            if averaged_grey[r, c] > 0:
+                ridge_like *= discount
+            above[c] += sky_edge_penalty * ridge_like
+            if texture_penalty > 0.0:
+                t = texture[r, c]
+                if t > texture_scale:
+                    above[c] += texture_penalty * min(np.log(t / texture_scale), texture_cap)
+    return scores
+
+
+@njit(cache=True, nogil=True)
+def laplace_viterbi_kernel(emit, slope, band):  # pragma: no cover - compiled
     """Viterbi with log_trans(d) = -slope * |d| for |d| <= band, in O(rows) per column.
 
     The best predecessor of row r from above is max over p in [r - band, r] of
@@ -208,45 +317,50 @@ def laplace_viterbi_kernel(emit_by_column, slope, band):  # pragma: no cover - c
     monotone queue; likewise from below. So the band costs nothing, however wide.
     Ties go to the lower predecessor row, like the general kernel.
     """
-    width, height = emit_by_column.shape
-    score = emit_by_column[0].copy()
+    height, width = emit.shape  # rows x columns, read in place (a transposed copy costs more)
+    score = emit[:, 0].copy()
     fresh = np.empty(height)
     back = np.empty((width, height), np.int32)
     queue = np.empty(height, np.int64)
     best_value = np.empty(height)
     best_arg = np.empty(height, np.int64)
+    rising = np.empty(height)  # score[p] + slope * p
+    falling = np.empty(height)  # score[p] - slope * p
     for c in range(1, width):
-        # from above or level: p in [r - band, r], value score[p] + slope * p
+        for p in range(height):
+            rising[p] = score[p] + slope * p
+            falling[p] = score[p] - slope * p
+        # from above or level: p in [r - band, r], value rising[p]
         head = 0
         tail = 0
         for r in range(height):
-            value = score[r] + slope * r
-            while tail > head and score[queue[tail - 1]] + slope * queue[tail - 1] < value:
+            value = rising[r]
+            while tail > head and rising[queue[tail - 1]] < value:
                 tail -= 1
             queue[tail] = r
             tail += 1
             if queue[head] < r - band:
                 head += 1
-            best_value[r] = score[queue[head]] + slope * queue[head] - slope * r
+            best_value[r] = rising[queue[head]] - slope * r
             best_arg[r] = queue[head]
-        # from below: p in [r + 1, r + band], value score[p] - slope * p
+        # from below: p in [r + 1, r + band], value falling[p]
         head = 0
         tail = 0
         for r in range(height - 2, -1, -1):
             p = r + 1
-            value = score[p] - slope * p
-            while tail > head and score[queue[tail - 1]] - slope * queue[tail - 1] <= value:
+            value = falling[p]
+            while tail > head and falling[queue[tail - 1]] <= value:
                 tail -= 1
             queue[tail] = p
             tail += 1
             if queue[head] > r + band:
                 head += 1
-            candidate = score[queue[head]] - slope * queue[head] + slope * r
+            candidate = falling[queue[head]] + slope * r
             if candidate > best_value[r]:
                 best_value[r] = candidate
                 best_arg[r] = queue[head]
         for r in range(height):
-            fresh[r] = best_value[r] + emit_by_column[c, r]
+            fresh[r] = best_value[r] + emit[r, c]
             back[c, r] = best_arg[r]
         score, fresh = fresh, score
     rows = np.empty(width, np.int64)

@@ -38,7 +38,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from aviary.horizon.edges import GREY_WEIGHTS, FloatImage
-from aviary.horizon.kernels import colour_scores_kernel, edge_kernel
+from aviary.horizon.kernels import (
+    colour_scores_kernel,
+    edge_kernel,
+    edge_scores_kernel,
+    texture_kernel,
+)
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,12 @@ class RidgeModel:
     colour_floor: float = 25.0  # a pixel's colour log-likelihood never drops below -this
     sky_margin_fraction: float = 0.01  # sky colour is fit this far (per image row) above the line
     ridge_window_fraction: float = 1 / 16  # row-wise averaging window of the sky penalty
+    texture_penalty: float = 0.0  # cost per unit of log-excess grain above the row (0: off)
+    texture_ratio: float = 4.0  # grain counts above this multiple of the photo's quiet level
+    texture_quantile: float = 20.0  # the quiet level: this percentile of the grain map
+    texture_flat: float = 0.5  # grain below this (grey levels) is saturation, not a quiet sky
+    texture_cap: float = 1.0  # one pixel's grain costs at most this (times the penalty)
+    texture_half_window: int = 2  # grain is averaged over (2 * this + 1)^2 pixels
     colour_rounds: int = 6  # at most this many refit-colours-and-decode rounds (stops early)
     slope_penalty: float = 0.4  # log-score per row of step between columns
     band_fraction: float = 1 / 32  # half-width K of the transition band, per image row
@@ -70,32 +81,35 @@ class RidgeModel:
         return -self.slope_penalty * np.abs(np.arange(-band, band + 1, dtype=np.float64))
 
 
-def relative_edges(pixels: FloatImage, model: RidgeModel) -> tuple[FloatImage, FloatImage]:
-    """Edge evidence relative to the photo's own strong edges (its 99th percentile).
+def edge_scores(pixels: FloatImage, model: RidgeModel) -> FloatImage:
+    """Log edge evidence per pixel minus the smooth-sky penalties for what lies above it.
 
-    Returns (edge, ridge_like). `edge` is the course's |vertical Sobel| of the
-    grayscale image combined with the same Sobel of each colour channel (a hazy
-    range can differ from the sky in hue more than in brightness), with edges that
-    get brighter going down discounted. `ridge_like` is the signed colour gradient
+    Edge evidence is relative to the photo's own strong edges (its 99th percentile):
+    the course's |vertical Sobel| of the grayscale image combined with the same Sobel
+    of each colour channel (a hazy range can differ from the sky in hue more than in
+    brightness), with edges that get brighter going down discounted. Above the row,
+    two things count against it: `ridge_like` edges (the signed colour gradient
     averaged along the row over a window before taking its length, so it is large
-    only on long, consistent edges; cloud texture (short edges of both signs)
-    averages away.
+    only on long, consistent edges; cloud texture of both signs averages away) and
+    grain (fine texture more than `texture_ratio` times the photo's quiet level, its
+    `texture_quantile` percentile: in most photos that is the sky's noise).
     """
     window = max(3, round(pixels.shape[1] * model.ridge_window_fraction))
     grey_gradient, colour, long_strength, averaged_grey = edge_kernel(pixels, GREY_WEIGHTS, window)
     strength = np.maximum(np.abs(grey_gradient), colour)
-    scale = float(np.percentile(strength, 99)) or 1.0
-    discount = np.where(grey_gradient > 0, model.darker_below_discount, 1.0)
-    edge = np.minimum(strength / scale, 1.0) * discount
-    ridge_like = np.minimum(long_strength / scale, 1.0)
-    ridge_like *= np.where(averaged_grey > 0, model.darker_below_discount, 1.0)
-    return edge, ridge_like
-
-
-def edge_scores(edge: FloatImage, ridge_like: FloatImage, model: RidgeModel) -> FloatImage:
-    """Log edge evidence per pixel minus the smooth-sky penalty for ridge-like edges above it."""
-    above = np.cumsum(ridge_like, axis=0) - ridge_like
-    return np.log(model.edge_floor + edge) - model.sky_edge_penalty * above
+    edge_scale = float(np.percentile(strength, 99)) or 1.0
+    texture = np.zeros((1, 1))  # unused unless the grain penalty is on
+    texture_scale = 1.0
+    if model.texture_penalty > 0:
+        texture = texture_kernel(pixels, GREY_WEIGHTS, model.texture_half_window)
+        grainy = texture[texture >= model.texture_flat]  # saturated snow is not "quiet"
+        quiet = float(np.percentile(grainy, model.texture_quantile)) if grainy.size else 1.0
+        texture_scale = max(model.texture_ratio * quiet, 1e-6)
+    return np.asarray(edge_scores_kernel(
+        grey_gradient, colour, long_strength, averaged_grey, texture,
+        edge_scale, texture_scale, model.edge_floor, model.darker_below_discount,
+        model.sky_edge_penalty, model.texture_penalty, model.texture_cap,
+    ))
 
 
 def colour_scores(

@@ -72,12 +72,12 @@ def banded_viterbi(emit: FloatArray, log_trans: FloatArray) -> tuple[RowArray, f
         raise ValueError("emission scores must be a non-empty rows x columns array")
     if log_trans.ndim != 1 or log_trans.shape[0] % 2 == 0:
         raise ValueError("log_trans must have odd length 2K+1")
-    by_column = np.ascontiguousarray(emit.T, dtype=np.float64)
     band = (log_trans.shape[0] - 1) // 2
     slope = laplace_slope(log_trans)
     if slope is not None:
-        rows, total = laplace_viterbi_kernel(by_column, slope, band)
+        rows, total = laplace_viterbi_kernel(np.asarray(emit, dtype=np.float64), slope, band)
     else:
+        by_column = np.ascontiguousarray(emit.T, dtype=np.float64)
         rows, total = _banded_viterbi_kernel(by_column, np.ascontiguousarray(log_trans, np.float64))
     return rows, float(total)
 
