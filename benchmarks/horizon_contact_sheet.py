@@ -1,6 +1,7 @@
 """Draw the three ridge lines on every course photo into one contact-sheet PNG.
 
     .venv/bin/python benchmarks/horizon_contact_sheet.py [--data DIR] [--out out/horizon_sheet.png]
+        [--texture-penalty 0.6]
 
 Blue = simple, green = human, red = map (drawn last, on top). The human point
 for each photo comes from `horizon_course_points.json` beside this script
@@ -20,15 +21,16 @@ from PIL import Image, ImageDraw
 
 from aviary.horizon import find_ridges
 from aviary.horizon.draw import BLUE, GREEN, RED, draw_line
+from aviary.horizon.model import RidgeModel
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parents[1] / "shared" / "data" / "mountains"
 SCALE = 2
 
 
-def panel(path: Path, points: list[tuple[int, int]]) -> Image.Image:
+def panel(path: Path, points: list[tuple[int, int]], model: RidgeModel) -> Image.Image:
     rgb = np.asarray(Image.open(path).convert("RGB"))
-    ridges = find_ridges(rgb, points)
+    ridges = find_ridges(rgb, points, model)
     big = np.asarray(Image.fromarray(rgb).resize((rgb.shape[1] * SCALE, rgb.shape[0] * SCALE)))
     cols = np.arange(rgb.shape[1] * SCALE) // SCALE
     lines = [(ridges.simple, BLUE), (ridges.human, GREEN), (ridges.map, RED)]
@@ -48,12 +50,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, default=Path("out/horizon_sheet.png"))
+    parser.add_argument("--texture-penalty", type=float, default=RidgeModel.texture_penalty,
+                        help="grain-above penalty of the model (0: off, the default)")
     args = parser.parse_args()
+    model = RidgeModel(texture_penalty=args.texture_penalty)
     photos = sorted(args.data.glob("*.jpg"))
     if not photos:
         raise SystemExit(f"no .jpg photos in {args.data}")
     pins = json.loads((HERE / "horizon_course_points.json").read_text())
-    panels = [panel(p, [tuple(pt) for pt in pins.get(p.name, [])]) for p in photos]
+    panels = [panel(p, [tuple(pt) for pt in pins.get(p.name, [])], model) for p in photos]
     cell_w = max(p.width for p in panels)
     cell_h = max(p.height for p in panels)
     columns = 3

@@ -46,3 +46,16 @@ def test_numba_edge_kernel_matches_scipy_sobel():
     assert np.allclose(grey, expected, atol=1e-9)
     smoothed = ndimage.uniform_filter1d(expected, 7, axis=1, mode="nearest")
     assert np.allclose(averaged_grey, smoothed, atol=1e-9)
+
+
+def test_numba_texture_kernel_is_box_averaged_horizontal_second_difference():
+    """The grain map is |[1, -2, 1] across the columns| of grey, box-averaged, edges repeated."""
+    from scipy import ndimage
+
+    from aviary.horizon.edges import GREY_WEIGHTS, grayscale
+    from aviary.horizon.kernels import texture_kernel
+
+    pixels = np.random.default_rng(1).uniform(0, 255, size=(17, 23, 3))
+    second = ndimage.correlate1d(grayscale(pixels), [1.0, -2.0, 1.0], axis=1, mode="nearest")
+    expected = ndimage.uniform_filter(np.abs(second), 5, mode="nearest")
+    assert np.allclose(texture_kernel(pixels, GREY_WEIGHTS, 2), expected, atol=1e-9)
