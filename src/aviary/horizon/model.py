@@ -19,6 +19,10 @@ What makes the true ridge different from the other strong edges in a photo?
    stretched over both claims colours of the other side. The colour term is what
    keeps the line on a hazy distant range rather than the crisp tree or city
    edge below it, and on a ridge rather than inside a bright cloud.
+   Optionally (`texture_penalty`, off by default) fine grain above a row counts
+   against it too: far hazy ranges are grainier than sky. It fixes most misses on
+   the generated set but lifts the line into the sky over white snow tops, so it
+   is off until that is solved.
 3. Sky is usually brighter than what is below it, so an edge that gets darker
    going down counts fully and one that gets brighter counts at a discount.
 4. It is continuous: neighbouring columns rarely differ by more than a few
