@@ -1,7 +1,7 @@
 """Accuracy of the three horizon estimators on seeded synthetic photos with known ridges.
 
     .venv/bin/python benchmarks/horizon_accuracy.py [--images 120] [--first-seed 0]
-        [--texture-penalty 0.6]
+        [--texture-penalty 0]
 
 For each photo: mean absolute row error of simple, map and human against the true
 ridge, and the fraction of columns within 3 rows. The human point is what a
@@ -28,7 +28,7 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=256)
     parser.add_argument("--worst", type=int, default=5, help="list the seeds of the worst maps")
     parser.add_argument("--texture-penalty", type=float, default=RidgeModel.texture_penalty,
-                        help="grain-above penalty of the model (0: off, the default)")
+                        help="grain-above penalty of the model (0: off)")
     args = parser.parse_args()
     model = RidgeModel(texture_penalty=args.texture_penalty)
 

@@ -1,7 +1,7 @@
 """Draw the three ridge lines on every course photo into one contact-sheet PNG.
 
     .venv/bin/python benchmarks/horizon_contact_sheet.py [--data DIR] [--out out/horizon_sheet.png]
-        [--texture-penalty 0.6]
+        [--texture-penalty 0]
 
 Blue = simple, green = human, red = map (drawn last, on top). The human point
 for each photo comes from `horizon_course_points.json` beside this script
@@ -51,7 +51,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, default=Path("out/horizon_sheet.png"))
     parser.add_argument("--texture-penalty", type=float, default=RidgeModel.texture_penalty,
-                        help="grain-above penalty of the model (0: off, the default)")
+                        help="grain-above penalty of the model (0: off)")
     args = parser.parse_args()
     model = RidgeModel(texture_penalty=args.texture_penalty)
     photos = sorted(args.data.glob("*.jpg"))

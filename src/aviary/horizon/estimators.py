@@ -13,13 +13,15 @@
 The emission includes sky and ground colour models fitted to the line itself,
 so decoding is coordinate ascent on one joint score (line, colour models):
 decode on the edges alone, fit the colours to that line, decode again under
-edges + colours, repeat (like EM).
+edges + colours, repeat (like EM). Before that, a quick first line (one colour
+round) says where the sky is, so the sky's own grain can be measured and grain
+above a row charged to it (see `model.grain_costs`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,6 +31,7 @@ from aviary.horizon.model import (
     RidgeModel,
     colour_scores,
     edge_scores,
+    grain_costs,
     prepare,
 )
 from aviary.horizon.viterbi import RowArray, banded_viterbi
@@ -107,7 +110,14 @@ def find_ridges(
         if not (0 <= row < height and 0 <= col < width):
             raise ValueError(f"point ({row}, {col}) is outside the {height}x{width} image")
     edges = edge_scores(pixels, model)
-    best = decode(pixels, edges, model, (), decoder)
+    grain = None
+    if model.texture_penalty > 0:  # where is the sky? a quick first line (1 colour round)
+        probe = decode(pixels, edges, replace(model, colour_rounds=model.grain_probe_rounds),
+                       (), decoder)
+        grain = grain_costs(pixels, probe.rows, model)
+    # the full decoding, from scratch: starting from the first line would let its
+    # colour models confirm it again
+    best = decode(pixels, edges if grain is None else edges - grain, model, (), decoder)
     simple_rows = np.argmax(best.emit, axis=0).astype(np.int64)
     human_rows = None
     if points:  # map's own model, constrained: away from the points it can only agree

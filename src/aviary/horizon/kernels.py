@@ -275,17 +275,15 @@ def _grain(grey, r, c, width):  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True)
 def edge_scores_kernel(
-    grey_gradient, colour_strength, long_strength, averaged_grey, texture,
-    edge_scale, texture_scale, edge_floor, discount, sky_edge_penalty,
-    texture_penalty, texture_cap,
+    grey_gradient, colour_strength, long_strength, averaged_grey,
+    edge_scale, edge_floor, discount, sky_edge_penalty,
 ):  # pragma: no cover - compiled
     """The edge emission in one pass: log edge evidence at the row minus what is above it.
 
     edge = min(max(|grey|, colour) / edge_scale, 1), discounted when it gets brighter
-    going down; ridge_like = min(long_strength / edge_scale, 1), likewise discounted;
-    grain = clip(log(texture / texture_scale), 0, texture_cap). The score of row r is
-    log(edge_floor + edge[r]) - sum over rows above r of
-    (sky_edge_penalty * ridge_like + texture_penalty * grain).
+    going down; ridge_like = min(long_strength / edge_scale, 1), likewise discounted.
+    The score of row r is log(edge_floor + edge[r]) - sky_edge_penalty * (sum of
+    ridge_like over the rows above r).
     """
     height, width = grey_gradient.shape
     scores = np.empty((height, width))
@@ -302,11 +300,28 @@ def edge_scores_kernel(
             if averaged_grey[r, c] > 0:
                 ridge_like *= discount
             above[c] += sky_edge_penalty * ridge_like
-            if texture_penalty > 0.0:
-                t = texture[r, c]
-                if t > texture_scale:
-                    above[c] += texture_penalty * min(np.log(t / texture_scale), texture_cap)
     return scores
+
+
+@njit(cache=True, nogil=True)
+def grain_penalty_kernel(texture, texture_scale, penalty, cap, gap):  # pragma: no cover
+    """Cost of row r: penalty * sum over rows above r - gap of
+    clip(log(texture / texture_scale), 0, cap).
+
+    The `gap` rows just above r are skipped: the grain window straddles the ridge
+    there, and a jagged ridge's own outline is not grain in the sky.
+    """
+    height, width = texture.shape
+    costs = np.zeros((height, width))
+    above = np.zeros(width)
+    for r in range(gap + 1, height):
+        source = r - gap - 1
+        for c in range(width):
+            t = texture[source, c]
+            if t > texture_scale:
+                above[c] += penalty * min(np.log(t / texture_scale), cap)
+            costs[r, c] = above[c]
+    return costs
 
 
 @njit(cache=True, nogil=True)

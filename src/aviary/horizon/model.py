@@ -19,10 +19,16 @@ What makes the true ridge different from the other strong edges in a photo?
    stretched over both claims colours of the other side. The colour term is what
    keeps the line on a hazy distant range rather than the crisp tree or city
    edge below it, and on a ridge rather than inside a bright cloud.
-   Optionally (`texture_penalty`, off by default) fine grain above a row counts
-   against it too: far hazy ranges are grainier than sky. It fixes most misses on
-   the generated set but lifts the line into the sky over white snow tops, so it
-   is off until that is solved.
+   Fine grain above a row counts against it too: a far hazy range can have
+   nearly the sky's colour (so the colour models, fitted to a line on the nearer
+   range, learn it as sky and confirm that line), but it is grainier than sky.
+   "Grainier" is relative to the sky's own grain, measured above the first
+   decoded line (its median), so a photo with textured clouds does not push its
+   line up into them; and the few rows just above a row are not counted, because
+   the grain window there straddles the ridge's own jagged outline (counting them
+   lifted the line over white snow tops into the sky). The first line is a quick
+   one (one colour round: more rounds measured the same); the real decoding then
+   starts from scratch with the grain term.
 3. Sky is usually brighter than what is below it, so an edge that gets darker
    going down counts fully and one that gets brighter counts at a discount.
 4. It is continuous: neighbouring columns rarely differ by more than a few
@@ -46,6 +52,7 @@ from aviary.horizon.kernels import (
     colour_scores_kernel,
     edge_kernel,
     edge_scores_kernel,
+    grain_penalty_kernel,
     texture_kernel,
 )
 
@@ -66,12 +73,13 @@ class RidgeModel:
     colour_floor: float = 25.0  # a pixel's colour log-likelihood never drops below -this
     sky_margin_fraction: float = 0.01  # sky colour is fit this far (per image row) above the line
     ridge_window_fraction: float = 1 / 16  # row-wise averaging window of the sky penalty
-    texture_penalty: float = 0.0  # cost per unit of log-excess grain above the row (0: off)
-    texture_ratio: float = 4.0  # grain counts above this multiple of the photo's quiet level
-    texture_quantile: float = 20.0  # the quiet level: this percentile of the grain map
-    texture_flat: float = 0.5  # grain below this (grey levels) is saturation, not a quiet sky
-    texture_cap: float = 1.0  # one pixel's grain costs at most this (times the penalty)
+    texture_penalty: float = 1.0  # cost per unit of log-excess grain above the row (0: off)
+    texture_ratio: float = 3.0  # grain counts above this multiple of the sky's grain
+    texture_quantile: float = 50.0  # the sky's grain: this percentile above the first line
+    texture_cap: float = 0.5  # one pixel's grain costs at most this (times the penalty)
+    texture_gap: int = 3  # grain this many rows just above a row is not counted against it
     texture_half_window: int = 2  # grain is averaged over (2 * this + 1)^2 pixels
+    grain_probe_rounds: int = 1  # colour rounds of the first line the sky's grain is measured on
     colour_rounds: int = 6  # at most this many refit-colours-and-decode rounds (stops early)
     slope_penalty: float = 0.4  # log-score per row of step between columns
     band_fraction: float = 1 / 32  # half-width K of the transition band, per image row
@@ -86,33 +94,48 @@ class RidgeModel:
 
 
 def edge_scores(pixels: FloatImage, model: RidgeModel) -> FloatImage:
-    """Log edge evidence per pixel minus the smooth-sky penalties for what lies above it.
+    """Log edge evidence per pixel minus the smooth-sky penalty for what lies above it.
 
     Edge evidence is relative to the photo's own strong edges (its 99th percentile):
     the course's |vertical Sobel| of the grayscale image combined with the same Sobel
     of each colour channel (a hazy range can differ from the sky in hue more than in
     brightness), with edges that get brighter going down discounted. Above the row,
-    two things count against it: `ridge_like` edges (the signed colour gradient
-    averaged along the row over a window before taking its length, so it is large
-    only on long, consistent edges; cloud texture of both signs averages away) and
-    grain (fine texture more than `texture_ratio` times the photo's quiet level, its
-    `texture_quantile` percentile: in most photos that is the sky's noise).
+    `ridge_like` edges count against it: the signed colour gradient averaged along
+    the row over a window before taking its length, so it is large only on long,
+    consistent edges; cloud texture of both signs averages away.
     """
     window = max(3, round(pixels.shape[1] * model.ridge_window_fraction))
     grey_gradient, colour, long_strength, averaged_grey = edge_kernel(pixels, GREY_WEIGHTS, window)
     strength = np.maximum(np.abs(grey_gradient), colour)
     edge_scale = float(np.percentile(strength, 99)) or 1.0
-    texture = np.zeros((1, 1))  # unused unless the grain penalty is on
-    texture_scale = 1.0
-    if model.texture_penalty > 0:
-        texture = texture_kernel(pixels, GREY_WEIGHTS, model.texture_half_window)
-        grainy = texture[texture >= model.texture_flat]  # saturated snow is not "quiet"
-        quiet = float(np.percentile(grainy, model.texture_quantile)) if grainy.size else 1.0
-        texture_scale = max(model.texture_ratio * quiet, 1e-6)
     return np.asarray(edge_scores_kernel(
-        grey_gradient, colour, long_strength, averaged_grey, texture,
-        edge_scale, texture_scale, model.edge_floor, model.darker_below_discount,
-        model.sky_edge_penalty, model.texture_penalty, model.texture_cap,
+        grey_gradient, colour, long_strength, averaged_grey,
+        edge_scale, model.edge_floor, model.darker_below_discount, model.sky_edge_penalty,
+    ))
+
+
+def grain_costs(
+    pixels: FloatImage, rows: NDArray[np.int64], model: RidgeModel
+) -> FloatImage | None:
+    """Cost of the grain above each (row, column), relative to the sky above `rows`.
+
+    Grain (fine texture, see `texture_kernel`) counts where it exceeds
+    `texture_ratio` times the `texture_quantile` percentile of the grain above the
+    line `rows` (the sky of a first decoding), by the log of the excess, capped;
+    the `texture_gap` rows just above a row are skipped. None when the penalty is
+    off or the line leaves too little sky to measure.
+    """
+    if model.texture_penalty <= 0:
+        return None
+    height = pixels.shape[0]
+    texture = texture_kernel(pixels, GREY_WEIGHTS, model.texture_half_window)
+    margin = max(1, height // 100)
+    sky = texture[np.arange(height)[:, None] < rows[None, :] - margin]
+    if sky.size < pixels.shape[1]:
+        return None
+    scale = max(model.texture_ratio * float(np.percentile(sky, model.texture_quantile)), 1e-6)
+    return np.asarray(grain_penalty_kernel(
+        texture, scale, model.texture_penalty, model.texture_cap, model.texture_gap
     ))
 
 
