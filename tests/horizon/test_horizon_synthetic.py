@@ -59,3 +59,16 @@ def test_numba_texture_kernel_is_box_averaged_horizontal_second_difference():
     second = ndimage.correlate1d(grayscale(pixels), [1.0, -2.0, 1.0], axis=1, mode="nearest")
     expected = ndimage.uniform_filter(np.abs(second), 5, mode="nearest")
     assert np.allclose(texture_kernel(pixels, GREY_WEIGHTS, 2), expected, atol=1e-9)
+
+
+def test_grain_cost_of_a_row_sums_capped_log_excess_above_it_skipping_the_gap_rows():
+    """cost[r] = penalty * sum over rows < r - gap of clip(log(texture / scale), 0, cap)."""
+    from aviary.horizon.kernels import grain_penalty_kernel
+
+    texture = np.random.default_rng(2).uniform(0.0, 8.0, size=(19, 7))
+    scale, penalty, cap, gap = 2.0, 0.7, 0.5, 3
+    excess = penalty * np.clip(np.log(np.maximum(texture, 1e-12) / scale), 0.0, cap)
+    expected = np.zeros_like(texture)
+    for r in range(texture.shape[0]):
+        expected[r] = excess[: max(r - gap, 0)].sum(axis=0)
+    assert np.allclose(grain_penalty_kernel(texture, scale, penalty, cap, gap), expected)
