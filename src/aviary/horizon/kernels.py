@@ -325,6 +325,24 @@ def grain_penalty_kernel(texture, texture_scale, penalty, cap, gap):  # pragma: 
 
 
 @njit(cache=True, nogil=True)
+def backtrack(score, back):  # pragma: no cover - compiled
+    """The best path's rows, from the last column's scores and each column's back-pointers.
+
+    Ties go to the lower row index, as in every Viterbi here.
+    """
+    width, height = back.shape
+    rows = np.empty(width, np.int64)
+    last = 0
+    for r in range(1, height):
+        if score[r] > score[last]:
+            last = r
+    rows[width - 1] = last
+    for c in range(width - 1, 0, -1):
+        rows[c - 1] = back[c, rows[c]]
+    return rows, score[last]
+
+
+@njit(cache=True, nogil=True)
 def laplace_viterbi_kernel(emit, slope, band):  # pragma: no cover - compiled
     """Viterbi with log_trans(d) = -slope * |d| for |d| <= band, in O(rows) per column.
 
@@ -379,13 +397,4 @@ def laplace_viterbi_kernel(emit, slope, band):  # pragma: no cover - compiled
             fresh[r] = best_value[r] + emit[r, c]
             back[c, r] = best_arg[r]
         score, fresh = fresh, score
-    rows = np.empty(width, np.int64)
-    last = 0
-    for r in range(1, height):
-        if score[r] > score[last]:
-            last = r
-    total = score[last]
-    rows[width - 1] = last
-    for c in range(width - 1, 0, -1):
-        rows[c - 1] = back[c, rows[c]]
-    return rows, total
+    return backtrack(score, back)

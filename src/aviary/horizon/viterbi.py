@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from aviary.horizon.kernels import laplace_viterbi_kernel
+from aviary.horizon.kernels import backtrack, laplace_viterbi_kernel
 
 FloatArray = NDArray[np.float64]
 RowArray = NDArray[np.int64]
@@ -50,16 +50,7 @@ def _banded_viterbi_kernel(emit_by_column, log_trans):  # pragma: no cover - com
             fresh[r] = best + emit_by_column[c, r]
             back[c, r] = arg
         score, fresh = fresh, score
-    rows = np.empty(width, np.int64)
-    last = 0
-    for r in range(1, height):
-        if score[r] > score[last]:
-            last = r
-    total = score[last]
-    rows[width - 1] = last
-    for c in range(width - 1, 0, -1):
-        rows[c - 1] = back[c, rows[c]]
-    return rows, total
+    return backtrack(score, back)
 
 
 def banded_viterbi(emit: FloatArray, log_trans: FloatArray) -> tuple[RowArray, float]:
