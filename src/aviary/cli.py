@@ -1,9 +1,11 @@
 """The `aviary` command: one subcommand per tool, each in its own module.
 
-A subcommand's module is imported only when it runs, so `aviary pikachu`
-does not pay for scipy or the classifier: the course command lines must
+A subcommand's module is imported only when it runs, so a game's course
+command does not pay for scipy or the classifier: course command lines must
 answer within a second of starting. Each module exposes
-`main(argv: list[str]) -> int` and raises `UsageError` for bad input.
+`main(argv: list[str]) -> int` and raises `UsageError` for bad input. The games'
+commands come from the registry (`aviary.games.registry`): a game without a
+command of its own gets the shared course runner (`aviary.course`).
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ import importlib
 import sys
 
 from aviary.errors import NoMoveError, UsageError
+from aviary.games import registry
 
-# name -> (module that implements it, one-line summary)
+# name -> (module that implements it, one-line summary): the games, then the tools
 COMMANDS: dict[str, tuple[str, str]] = {
-    "pikachu": ("aviary.games.pikachu.command", "course command line: N PLAYER BOARD SECONDS"),
+    **{spec.name: (spec.command_module, spec.command_summary) for spec in registry.GAMES.values()},
     "warmup": ("aviary.warmup", "compile every numba kernel ahead of time"),
-    "sebastian": ("aviary.sebastian.command", "the optimal Sebastian player: play, advise, solve"),
     "classify": ("aviary.classify.command", "Naive Bayes text classification (course TRAIN TEST)"),
     "horizon": ("aviary.horizon.command", "Viterbi ridge lines in mountain photos"),
     "arena": ("aviary.arena.command", "tournaments between programs, ratings, SQLite results"),
@@ -53,8 +55,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"aviary: unknown command {name!r}; one of: {', '.join(COMMANDS)}", file=sys.stderr)
         return 2
     try:
-        module = importlib.import_module(COMMANDS[name][0])
-        status: int = module.main(rest)
+        target = COMMANDS[name][0]
+        module = importlib.import_module(target)
+        status: int = module.run(name, rest) if target == "aviary.course" else module.main(rest)
         return status
     except (UsageError, NoMoveError) as error:
         print(one_line(name, str(error)), file=sys.stderr, flush=True)

@@ -2,8 +2,8 @@
 
 numba caches compiled code on disk (`cache=True`); the first use of a kernel
 otherwise compiles it, which takes seconds a course command line does not have.
-Each tool lists its module here; the module exposes `warmup() -> None`, which
-runs its kernels once on a small input.
+The games list their modules in the registry, the other tools here; each
+module exposes `warmup() -> None`, which runs its kernels once on a small input.
 """
 
 from __future__ import annotations
@@ -12,11 +12,10 @@ import importlib
 import time
 
 from aviary.errors import ArgumentParser
+from aviary.games import registry
 
 WARMUP_MODULES: list[str] = [
-    "aviary.games.pikachu.engine",
-    "aviary.games.pikachu.baseline",
-    "aviary.sebastian.solver",
+    *(module for spec in registry.GAMES.values() for module in spec.warmup),
     "aviary.horizon.viterbi",
 ]
 

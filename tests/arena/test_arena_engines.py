@@ -17,7 +17,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def play(specs: list[str], seconds: float, max_plies: int, n: int = 7) -> GameRecord:
-    game = make_game("pikachu", n=n)
+    game = make_game("pikachu", {"n": str(n)})
     first, second = parse_specs(specs)
     players = (make_player(first, game, 0.5, None), make_player(second, game, 0.5, None))
     record = GameRecord(slot=0, first=first.name, second=second.name, opening="")
@@ -38,8 +38,6 @@ def test_in_process_engine_with_a_time_setting_answers_within_it():
 
 
 def test_the_course_command_line_plays_as_an_external_program():
-    if importlib.util.find_spec("aviary.games.pikachu.command") is None:
-        pytest.skip("aviary pikachu is not built yet")
     record = play([f"{sys.executable} -m aviary pikachu", "aviary:random?seed=2"],
                   seconds=1, max_plies=4, n=8)
     assert (record.reason, len(record.moves)) == ("ply-limit", 4), record.detail

@@ -83,7 +83,7 @@ def test_programs_get_a_clean_environment_no_stdin_and_a_temporary_directory(mon
 
 def test_a_well_behaved_program_plays_a_whole_game_under_the_referee(tmp_path):
     commands = write_programs(tmp_path)
-    game = make_game("pikachu", n=7)
+    game = make_game("pikachu", {"n": "7"})
     random_spec, program_spec = parse_specs(["aviary:random?seed=5", commands["random_mover"]])
     program = make_player(program_spec, game, grace=0.5, memory_mb=None)
     assert isinstance(program, ExternalPlayer)
@@ -96,7 +96,7 @@ def test_a_well_behaved_program_plays_a_whole_game_under_the_referee(tmp_path):
 
 @pytest.mark.parametrize("max_plies", [1, 3])
 def test_the_ply_limit_draws_the_game(max_plies):
-    game = make_game("pikachu", n=8)
+    game = make_game("pikachu", {"n": "8"})
     a, b = parse_specs(["aviary:random?seed=1", "aviary:random?seed=2"])
     record = GameRecord(slot=0, first=a.name, second=b.name, opening="")
     play_game(game, (make_player(a, game, 0.2, None), make_player(b, game, 0.2, None)),
@@ -105,7 +105,7 @@ def test_the_ply_limit_draws_the_game(max_plies):
 
 
 def test_a_program_killed_by_a_signal_crashes_with_the_signal_named():
-    game = make_game("pikachu", n=8)
+    game = make_game("pikachu", {"n": "8"})
     script = "import os, signal\nprint('x', flush=True)\nos.kill(os.getpid(), signal.SIGSEGV)\n"
     player = ExternalPlayer([sys.executable, "-c", script], game, grace=0.2, memory_mb=None)
     answer = player.move(game.start(), 1)
@@ -114,7 +114,7 @@ def test_a_program_killed_by_a_signal_crashes_with_the_signal_named():
 
 
 def test_an_answer_records_when_it_arrived_and_how_long_the_program_ran():
-    game = make_game("pikachu", n=8)
+    game = make_game("pikachu", {"n": "8"})
     script = "import time\nprint('answer', flush=True)\ntime.sleep(30)\n"
     player = ExternalPlayer([sys.executable, "-c", script], game, grace=0.1, memory_mb=None)
     answer = player.move(game.start(), 0.3)

@@ -53,7 +53,7 @@ def test_think_reports_each_depth_with_a_legal_board_and_principal_variation():
     reports = list(engine.think(position, Limit(depth=5)))
     assert [report.depth for report in reports] == [1, 2, 3, 4, 5]
     for report in reports:
-        assert rules.is_legal_successor(position, report.board)
+        assert rules.is_legal_successor(position, report.answer)
         assert report.pv[0] == report.move and report.nodes > 0
         line = position
         for move in report.pv:  # the principal variation is a legal line

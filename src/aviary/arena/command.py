@@ -22,15 +22,22 @@ from aviary.arena.report import make_console, print_report, write_csv, write_jso
 from aviary.arena.schedule import MODES, Config, default_games
 from aviary.arena.store import Store
 from aviary.errors import ArgumentParser, UsageError
+from aviary.games import registry
 
-EXAMPLES = """\
-players: a command (`python3 groups/g17/pikachu.py`, called as CMD N PLAYER BOARD SECONDS)
-or an in-process engine (`aviary:pikachu?depth=4`, `aviary:pikachu?time=0.5`,
-`aviary:baseline?depth=3`, `aviary:random?seed=1`); prefix NAME= to name one.
+
+def _examples() -> str:
+    game = registry.board_games()[0].name
+    return f"""\
+players: a command (`python3 my_player.py`, called with the game's course arguments,
+e.g. `aviary {game} --help`) or an in-process engine (`aviary:engine?depth=4`,
+`aviary:engine?time=0.5`, `aviary:baseline?depth=3`, `aviary:random?seed=1`;
+`aviary:GAME` is the game's main engine); prefix NAME= to name one.
+games: {', '.join(spec.name for spec in registry.board_games())}; game options as
+--option NAME=VALUE (see docs/games/), --n N is short for --option n=N.
 
 example:
-  aviary arena run --game pikachu --n 8 --time 2 --games 20 --db results.sqlite \\
-      aviary:pikachu aviary:baseline?depth=3 'g17=python3 groups/g17/pikachu.py'
+  aviary arena run --game {game} --time 2 --games 20 --db results.sqlite \\
+      aviary:engine aviary:baseline?depth=3 'mine=python3 my_player.py'
 """
 
 
@@ -38,12 +45,16 @@ def _parser() -> ArgumentParser:
     parser = ArgumentParser(prog="aviary arena", description="Tournaments between programs.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
 
-    run = commands.add_parser("run", help="start a tournament", epilog=EXAMPLES,
+    run = commands.add_parser("run", help="start a tournament",
+                              epilog=_examples(),
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     run.add_argument("players", nargs="+", metavar="PLAYER")
     run.add_argument("--db", required=True, type=Path, help="SQLite file for the results")
-    run.add_argument("--game", default="pikachu")
-    run.add_argument("--n", type=int, default=8, help="board size (pikachu; default 8)")
+    run.add_argument("--game", default=registry.board_games()[0].name,
+                     help="the game (default: %(default)s)")
+    run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                     help="a game option, e.g. --option n=10 (repeatable)")
+    run.add_argument("--n", help="short for --option n=N (board size, where the game has one)")
     run.add_argument("--time", type=float, default=1.0, help="seconds per move (default 1)")
     run.add_argument("--games", type=int, help="total games (default: one pair per pairing)")
     run.add_argument("--mode", choices=MODES, default="round-robin",
@@ -101,7 +112,8 @@ def _sprt(text: str | None, players: int) -> tuple[float, float, float, float] |
 
 
 def _config(a: argparse.Namespace) -> Config:
-    game = make_game(a.game, **({"n": a.n} if a.game == "pikachu" else {}))
+    options = _options(a.option, a.n)
+    game = make_game(a.game, options)
     for name, value, low in (("--time", a.time, 0.0), ("--grace", a.grace, -1e-12)):
         if not value > low:
             raise UsageError(f"{name} must be {'positive' if low == 0 else 'at least 0'}")
@@ -121,11 +133,24 @@ def _config(a: argparse.Namespace) -> Config:
         raise UsageError("--opening-plies and --memory must not be negative")
     return Config(
         game=a.game, players=specs, seconds=a.time, games=games,
-        game_options={"n": a.n} if a.game == "pikachu" else {},
+        game_options=dict(game.settings),
         mode=a.mode, grace=a.grace, max_plies=a.max_plies,
         opening_plies=a.opening_plies, seed=a.seed,
         memory_mb=a.memory or None, sprt=_sprt(a.sprt, len(specs)),
     )
+
+
+def _options(pairs: list[str], n: str | None) -> dict[str, str]:
+    """`--option NAME=VALUE` pairs (and the `--n` shortcut) as a name -> text mapping."""
+    options: dict[str, str] = {}
+    for pair in pairs:
+        name, equals, value = pair.partition("=")
+        if not equals or not name.strip():
+            raise UsageError(f"--option {pair!r}: expected NAME=VALUE")
+        options[name.strip()] = value.strip()
+    if n is not None:
+        options["n"] = n
+    return options
 
 
 def _check_backend(backend: str, jobs: int) -> None:
@@ -224,8 +249,11 @@ def _replay(path: Path, game_id: int) -> int:
         print(f"opening: {stored.opening}")
         print(game.display(game.decode(stored.opening)))
         for move in store.moves(game_id):
-            print(f"\nply {move.ply}: {game.labels[move.mover]} {names[move.mover]}"
-                  f" (answered at {move.seconds:.2f} s, ran {move.wall:.2f} s)")
+            if move.mover < 0:
+                print(f"\nply {move.ply}: chance")
+            else:
+                print(f"\nply {move.ply}: {game.labels[move.mover]} {names[move.mover]}"
+                      f" (answered at {move.seconds:.2f} s, ran {move.wall:.2f} s)")
             print(game.display(game.decode(move.state)))
         detail = f" - {stored.detail}" if stored.detail else ""
         print(f"\nresult {result}: {stored.reason}{detail}")

@@ -1,12 +1,13 @@
 """Players: external programs (a fresh process per move) and in-process aviary engines.
 
 A player is written on the command line as one string:
-- `aviary:ENGINE?key=value&...` is an engine run inside the arena's worker,
-  e.g. `aviary:pikachu?depth=4`, `aviary:pikachu?time=0.5`,
-  `aviary:baseline?depth=3`, `aviary:random?seed=7` (random works for any game);
+- `aviary:ENGINE?key=value&...` is an engine run inside the arena's worker:
+  one of the game's registered engines (`aviary:engine?depth=4`,
+  `aviary:baseline?time=0.5`; `aviary:GAME` is the game's main engine) or
+  `aviary:random?seed=7` (random works for any game);
 - anything else is a command line, split like a shell would
-  (`python3 groups/g17/pikachu.py`), called as `COMMAND ARGS...` with the
-  game's arguments (Pikachu: `N PLAYER BOARD SECONDS`).
+  (`python3 my_player.py`), called as `COMMAND ARGS...` with the game's
+  course arguments (`Game.command_args`).
 Either form may be prefixed by `NAME=` to name the player in the standings.
 
 Every spec is checked before any game starts (`check`), so a missing or
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl
 
-from aviary.arena.games import Engine, Game, State
+from aviary.arena.games import Engine, Game, State, engine_names, make_engine
 from aviary.arena.sandbox import Limits, clean_environment, run_program
 from aviary.errors import UsageError
 
@@ -160,7 +161,7 @@ def random_engine(game: Game, params: dict[str, str]) -> Engine:
     rng = random.Random(seed)
 
     def engine(state: State, seconds: float) -> str:
-        return rng.choice(sorted(game.successors(state)))
+        return rng.choice(sorted(game.answers(state)))
 
     return engine
 
@@ -183,14 +184,40 @@ def build_engine(spec: str, game: Game) -> Engine:
         if unknown:
             raise UsageError(f"{spec!r}: aviary:random takes only seed=, not {sorted(unknown)}")
         return random_engine(game, params)
-    engines = game.engines()
+    engines = engine_names(game)
+    if name == game.name:  # `aviary:GAME` is the game's main engine
+        name = engines[0]
     if name not in engines:
-        known = ", ".join(f"aviary:{known}" for known in [*engines, "random"])
+        known = ", ".join(f"aviary:{known}" for known in [game.name, *engines, "random"])
         raise UsageError(f"unknown engine {spec!r} for {game.name}; known: {known}")
     unknown = set(params) - {"depth", "time"}
     if unknown:
         raise UsageError(f"{spec!r}: engines take depth= and time=, not {sorted(unknown)}")
-    return engines[name](params)
+    return make_engine(game, name, _int_param(params, "depth"), _float_param(params, "time"))
+
+
+def _int_param(params: dict[str, str], key: str) -> int | None:
+    if key not in params:
+        return None
+    try:
+        value = int(params[key])
+    except ValueError:
+        raise UsageError(f"{key}={params[key]!r} must be a whole number") from None
+    if value < 1:
+        raise UsageError(f"{key} must be at least 1, got {value}")
+    return value
+
+
+def _float_param(params: dict[str, str], key: str) -> float | None:
+    if key not in params:
+        return None
+    try:
+        value = float(params[key])
+    except ValueError:
+        raise UsageError(f"{key}={params[key]!r} must be a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise UsageError(f"{key} must be a positive number of seconds, got {params[key]}")
+    return value
 
 
 def resolve_command(spec: str) -> list[str]:

@@ -3,15 +3,19 @@
 A player that gives no answer in time, crashes, prints nothing, or prints
 something that is not a legal move loses the game at once; the reason and
 the offending output (truncated) are kept. A game that reaches the ply limit
-is a draw.
+is a draw. At a chance node (IJK's random tile) the referee draws the outcome
+from a generator seeded by the game's round, so both games of a colour-swapped
+pair see the same chance events; they are stored as moves by mover -1.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 
 from aviary.arena.games import Game, IllegalAnswer, State
 from aviary.arena.players import Player, truncate
+from aviary.games.base import CHANCE
 
 # Reasons a game ends. The first four are forfeits by the player who lost.
 FORFEITS = ("timeout", "illegal", "crash", "no-output")
@@ -21,7 +25,7 @@ DRAW_BY_PLY_LIMIT = "ply-limit"
 @dataclass(frozen=True)
 class MoveRecord:
     ply: int  # 1 for the first move played after the opening
-    mover: int  # 0 or 1
+    mover: int  # 0 or 1; -1 for a chance event
     state: str  # encoded position after the move
     seconds: float  # when the mover's answer arrived
     wall: float  # how long the mover ran (external programs may keep thinking after answering)
@@ -44,21 +48,30 @@ class GameRecord:
 
 
 def play_game(game: Game, players: tuple[Player, Player], opening: State, seconds: float,
-              max_plies: int, record: GameRecord) -> GameRecord:
+              max_plies: int, record: GameRecord, chance: random.Random | None = None
+              ) -> GameRecord:
     """Play from `opening`; players[0] is whoever moves first in `opening`'s game order.
 
     `players[i]` plays the game's player i (0 moves first in the game, e.g. white).
+    `chance` draws chance events (default: a generator seeded with 0).
     """
+    chance = chance or random.Random(0)
     state = opening
     ended = game.outcome(state)
     ply = 0
     while ended is None and ply < max_plies:
+        if game.is_chance(state):
+            state = game.play(state, game.sample_chance(state, chance))
+            ply += 1
+            record.moves.append(MoveRecord(ply, CHANCE, game.encode(state), 0.0, 0.0))
+            ended = game.outcome(state)
+            continue
         mover = game.to_move(state)
         answer = players[mover].move(state, seconds)
         if answer.failure is not None or answer.line is None:
             return _forfeit(record, mover, answer.failure or "no-output", answer.detail)
         try:
-            state = game.read_answer(state, answer.line)
+            state = game.play(state, game.read_answer(state, answer.line))
         except IllegalAnswer as why:
             return _forfeit(record, mover, "illegal", f"{why}: {truncate(answer.line)!r}")
         ply += 1

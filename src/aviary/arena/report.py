@@ -83,9 +83,9 @@ def standings(store: Store) -> list[Standing]:
         row.los = ratings.likelihood_of_superiority(row.wins, row.losses)
         row.bt, row.bt_margin = fitted[name].elo, fitted[name].margin
     for name, count, mean, longest, mean_wall, longest_wall in store.db.execute(
-        "SELECT CASE WHEN m.mover = 0 THEN g.first ELSE g.second END, COUNT(*),"
+        "SELECT CASE WHEN m.mover = 0 THEN g.first WHEN m.mover = 1 THEN g.second END, COUNT(*),"
         " AVG(m.seconds), MAX(m.seconds), AVG(m.wall), MAX(m.wall)"
-        " FROM moves m JOIN games g ON g.id = m.game"
+        " FROM moves m JOIN games g ON g.id = m.game WHERE m.mover >= 0"
         " GROUP BY 1"
     ):
         if name in table:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import random
 import signal
 import sys
 import time
@@ -61,8 +62,9 @@ def play_slot(config_json: str, index: int) -> GameRecord:
     start_text = opening(game, config, slot.round)
     record = GameRecord(slot=index, first=slot.first, second=slot.second, opening=start_text)
     start = time.monotonic()
+    chance = random.Random(f"{config.seed}:{slot.round}:chance")  # the same for both colours
     play_game(game, (players[slot.first], players[slot.second]), game.decode(start_text),
-              config.seconds, config.max_plies, record)
+              config.seconds, config.max_plies, record, chance)
     record.wall = time.monotonic() - start
     return record
 

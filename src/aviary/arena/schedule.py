@@ -52,7 +52,7 @@ class Config:
         return cls(**data)
 
     def make_game(self) -> Game:
-        return make_game(self.game, **self.game_options)
+        return make_game(self.game, {name: str(value) for name, value in self.game_options.items()})
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from aviary.errors import NoMoveError
+from aviary.games.engine import MovePlayer
 from aviary.games.pikachu import kernels, rules
 from aviary.games.pikachu.kernels import BOARD, N_SLOT, SIDE_SLOT
 from aviary.search.clock import Limit, StopTimer, budget
@@ -120,6 +121,11 @@ def best_move(
                 break
             best = found
     return kernels.decode(best) if best is not None else moves[0]
+
+
+def make_engine(game: rules.Pikachu) -> MovePlayer[rules.Position, rules.Move]:
+    """The baseline as a registered player (`aviary:baseline` in the arena)."""
+    return MovePlayer(game, best_move, warmup)
 
 
 def warmup() -> None:

@@ -9,27 +9,23 @@ to a few pieces mobility counts, so the hunter corners the last Pikachus instead
 of chasing them around forever. Tactics (captures, recaptures, promotions) are
 left to the quiescence search rather than guessed statically.
 
-`think` is the anytime generator (a `Report` per completed depth); `best_move`
-is the one-call form the arena uses.
+`make_engine(game)` wraps these kernels in the shared anytime engine
+(`aviary.games.engine`); `think` and `best_move` are its module-level forms.
 """
 
 from __future__ import annotations
 
-import threading
-import time as clock
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import numpy as np
 from numba import cfunc, njit
 
-from aviary.errors import NoMoveError
+from aviary.games.engine import Engine, Report, Searcher
 from aviary.games.pikachu import kernels, quick, rules
 from aviary.games.pikachu.kernels import BOARD, N_SLOT, SIDE_SLOT
 from aviary.search import alphabeta
-from aviary.search.alphabeta import MATE, Workspace
-from aviary.search.clock import Limit, budget
-from aviary.search.deepening import RawReport, iterate
+from aviary.search.alphabeta import Workspace
+from aviary.search.clock import Limit
 
 PICHU = 100
 PIKACHU = 450
@@ -113,89 +109,50 @@ def _order(state, move):
 KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order)
 
 
-@dataclass(frozen=True)
-class Report:
-    """One completed depth: the move it recommends and how it got there."""
+class PikachuSearcher(Searcher[rules.Position, rules.Move]):
+    """Pikachu positions as kernel arrays; boards beyond `kernels.MAX_N` are not searched."""
 
-    depth: int
-    score: int
-    move: rules.Move
-    board: str
-    pv: tuple[rules.Move, ...]
-    nodes: int
-    nps: float
-    seconds: float
-    seldepth: int = 0
+    kernels = KERNELS
 
-    @property
-    def mate_in(self) -> int | None:
-        """Plies to a forced result (positive: we win), or None if not proven."""
-        if abs(self.score) < MATE // 2:
-            return None
-        plies = MATE - abs(self.score)
-        return plies if self.score > 0 else -plies
+    def state_array(self, state: rules.Position) -> np.ndarray | None:
+        return kernels.state_from_position(state) if state.n <= kernels.MAX_N else None
+
+    def move(self, state: rules.Position, code: int) -> rules.Move:
+        return kernels.decode(code)
+
+    def shape(self, state: rules.Position) -> tuple[int, int]:
+        return state.n, kernels.move_buffer_size(min(state.n, kernels.MAX_N))
 
 
-_workspaces = threading.local()
+def make_engine(game: rules.Pikachu) -> Engine[rules.Position, rules.Move]:
+    """The engine for `game`; boards too large for the kernels get the quick player."""
+    return Engine(game, PikachuSearcher(), quick.best_move)
+
+
+_engines: dict[int, Engine[rules.Position, rules.Move]] = {}
+
+
+def _engine(n: int) -> Engine[rules.Position, rules.Move]:
+    if n not in _engines:
+        _engines[n] = make_engine(rules.Pikachu(n=n))
+    return _engines[n]
 
 
 def workspace(n: int) -> Workspace:
     """This thread's reusable search arrays for board size n (the TT survives across moves)."""
-    cache: dict[int, Workspace] = _workspaces.__dict__.setdefault("by_n", {})
-    if n not in cache:
-        cache[n] = Workspace(kernels.move_buffer_size(n))
-    return cache[n]
+    return _engine(n).workspace(rules.start_position(n))
 
 
-def _report(position: rules.Position, raw: RawReport) -> Report:
-    pv = tuple(kernels.decode(move) for move in raw.pv)
-    board = rules.format_board(rules.play(position, pv[0]))
-    return Report(
-        raw.depth, raw.score, pv[0], board, pv, raw.nodes, raw.nps, raw.seconds, raw.seldepth
-    )
-
-
-def think(position: rules.Position, limit: Limit) -> Iterator[Report]:
-    """Yield a `Report` after each completed depth until `limit`; nothing if no legal move.
-
-    Boards larger than the kernels support (n > 32) get one report from the
-    rules-based quick player.
-    """
-    if not rules.legal_moves(position):
-        return
-    if position.n > kernels.MAX_N:
-        move = quick.best_move(position)
-        board = rules.format_board(rules.play(position, move))
-        yield Report(1, 0, move, board, (move,), 0, 0.0, 0.0)
-        return
-    state = kernels.state_from_position(position)
-    for raw in iterate(state, KERNELS, workspace(position.n), limit):
-        yield _report(position, raw)
+def think(position: rules.Position, limit: Limit) -> Iterator[Report[rules.Move]]:
+    """Yield a `Report` after each completed depth until `limit`; nothing if no legal move."""
+    return _engine(position.n).think(position, limit)
 
 
 def best_move(
     position: rules.Position, *, time: float | None = None, depth: int | None = None
 ) -> rules.Move:
-    """The engine's move within `time` seconds and/or to `depth` plies (default: 1 s).
-
-    With a time limit it stops early once another depth is unlikely to finish.
-    Raises NoMoveError when the side to move has no legal move.
-    """
-    moves = rules.legal_moves(position)
-    if not moves:
-        raise NoMoveError(f"player {position.player} has no legal move")
-    if len(moves) == 1:
-        return moves[0]
-    if time is None and depth is None:
-        time = 1.0
-    started = clock.monotonic()
-    move = moves[0]
-    limit = Limit(time=None if time is None else budget(time), depth=depth)
-    for report in think(position, limit):
-        move = report.move
-        if time is not None and clock.monotonic() - started > 0.45 * time:
-            break
-    return move
+    """The engine's move within `time` seconds and/or to `depth` plies (default: 1 s)."""
+    return _engine(position.n).best_move(position, time=time, depth=depth)
 
 
 def warmup() -> None:

@@ -17,8 +17,18 @@ obvious and dependency-free.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
+
+from aviary.games.base import (
+    Game,
+    Option,
+    Outcome,
+    format_seconds,
+    parse_seconds,
+    square_name,
+)
 
 Player = Literal["w", "b"]
 Square = int
@@ -199,3 +209,69 @@ def perft(position: Position, depth: int) -> int:
     if depth == 1:
         return len(moves)
     return sum(perft(play(position, move), depth - 1) for move in moves)
+
+
+class Pikachu(Game[Position, Move]):
+    """Pikachu under the game protocol (option `n`, the board size)."""
+
+    name = "pikachu"
+    title = "Pikachu"
+    labels = ("w", "b")
+    options = (Option("n", 8, "board size n x n", minimum=MIN_N),)
+    course_usage = "N PLAYER BOARD SECONDS"
+
+    @property
+    def n(self) -> int:
+        return int(self.settings["n"])
+
+    def start(self) -> Position:
+        return start_position(self.n)
+
+    def parse(self, board: str, player: str) -> Position:
+        return parse(self.n, board, player)
+
+    def format(self, state: Position) -> str:
+        return format_board(state)
+
+    def to_move(self, state: Position) -> int:
+        return 0 if state.player == "w" else 1
+
+    def legal_moves(self, state: Position) -> list[Move]:
+        return legal_moves(state)
+
+    def play(self, state: Position, move: Move) -> Position:
+        return play(state, move)
+
+    def outcome(self, state: Position) -> Outcome | None:
+        won = winner(state)
+        if won is None:
+            return None
+        loser_has_pieces = pieces(state, opponent(won)) > 0
+        return Outcome(0 if won == "w" else 1, "no-move" if loser_has_pieces else "captured-all")
+
+    def move_text(self, state: Position, move: Move) -> str:
+        n = state.n
+        return f"{square_name(*divmod(move.start, n))}-{square_name(*divmod(move.end, n))}"
+
+    def answers(self, state: Position) -> dict[str, Move]:
+        return successors(state)
+
+    def command_args(self, state: Position, seconds: float) -> list[str]:
+        return [str(self.n), state.player, format_board(state), format_seconds(seconds)]
+
+    @classmethod
+    def parse_course(cls, argv: Sequence[str]) -> tuple[Pikachu, Position, float]:
+        """`N PLAYER BOARD SECONDS`, the course's order."""
+        if len(argv) != 4:
+            raise ValueError(f"usage: {cls.course_usage} (got {len(argv)} arguments)")
+        size, player, board, limit = argv
+        try:
+            n = int(size)
+        except ValueError:
+            raise ValueError(f"N must be an integer >= {MIN_N}, got {size!r}") from None
+        if n < MIN_N:
+            raise ValueError(f"N must be an integer >= {MIN_N}, got {n}")
+        if len(board) != n * n:
+            raise ValueError(f"BOARD must have N*N = {n * n} characters, got {len(board)}")
+        game = cls(n=n)
+        return game, game.parse(board, player), parse_seconds(limit)

@@ -1,0 +1,374 @@
+"""The game protocol: what every game gives, and what the arena, `play` and the web rely on.
+
+A game is a `Game` subclass on top of its `rules.py`. States and moves are the
+game's own small immutable values (hashable, so they can key tables); callers
+never look inside them, they go through the game:
+
+    game = registry.make("pikachu", n=8)        # options are validated (`Option`)
+    state = game.start()
+    while game.outcome(state) is None:
+        if game.is_chance(state):                # IJK's random tile, a dice roll
+            move = rng.choices(*zip(*game.chance_outcomes(state)))[0]
+        else:
+            move = game.parse_move(state, input())   # IllegalMove lists the legal moves
+        state = game.play(state, move)
+    print(game.outcome(state))                   # Outcome(winner=0, reason="captured-all")
+
+Players are numbered 0 (moves first) and 1; `labels` are their names on the
+course's command line (Pikachu `w`/`b`). At a chance node `to_move` is
+`CHANCE`; randomness belongs to the caller (a seeded `random.Random`), never to
+the game. The course's text forms are the only ones a user sees: `parse` /
+`format` for boards, `move_text` / `parse_move` for moves, `answer` /
+`read_answer` for what a course program prints for its move.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+State = TypeVar("State")
+Move = TypeVar("Move")
+OptionValue = int | str | bool
+
+CHANCE = -1  # `to_move` at a chance node
+
+
+class IllegalMove(ValueError):
+    """A move (typed, clicked or printed by a program) that the rules refuse; says why."""
+
+
+class OptionError(ValueError):
+    """A game option with a wrong name or value; the message names the option."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One declared game option, in the spirit of OpenSpiel's parameter specs.
+
+    The type is the default's type. `choices` limits a text option; `minimum` and
+    `maximum` bound a whole-number one.
+    """
+
+    name: str
+    default: OptionValue
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    @property
+    def kind(self) -> type:
+        return type(self.default)
+
+    def parse(self, text: str) -> OptionValue:
+        """The value written as `text` on a command line or in a URL, validated."""
+        if self.kind is bool:
+            lowered = text.strip().lower()
+            if lowered in ("1", "true", "yes", "on", ""):
+                return self.validate(True)
+            if lowered in ("0", "false", "no", "off"):
+                return self.validate(False)
+            raise OptionError(f"option {self.name} is yes or no, got {text!r}")
+        if self.kind is int:
+            try:
+                number = int(text)
+            except ValueError:
+                raise OptionError(
+                    f"option {self.name} must be a whole number, got {text!r}") from None
+            return self.validate(number)
+        return self.validate(text)
+
+    def validate(self, value: Any) -> OptionValue:
+        """`value` if it is allowed, else OptionError naming the option and the rule."""
+        if self.kind is bool:
+            if not isinstance(value, bool):
+                raise OptionError(f"option {self.name} is yes or no, got {value!r}")
+            return value
+        if self.kind is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionError(f"option {self.name} must be a whole number, got {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise OptionError(f"option {self.name} must be at least {self.minimum}, "
+                                  f"got {value}")
+            if self.maximum is not None and value > self.maximum:
+                raise OptionError(f"option {self.name} must be at most {self.maximum}, "
+                                  f"got {value}")
+            return value
+        if not isinstance(value, str):
+            raise OptionError(f"option {self.name} must be text, got {value!r}")
+        if self.choices and value not in self.choices:
+            raise OptionError(f"option {self.name} must be one of {', '.join(self.choices)}, "
+                              f"got {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: `winner` is 0, 1 or None (a draw or tie), and why."""
+
+    winner: int | None
+    reason: str
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+    def score(self, player: int) -> float:
+        """1, 0.5 or 0: what the game is worth to `player`."""
+        return 0.5 if self.winner is None else float(self.winner == player)
+
+
+@dataclass(frozen=True)
+class Board:
+    """The board's shape, for drawing it: rows x cols cells, `holes` not part of the board."""
+
+    rows: int
+    cols: int
+    holes: frozenset[int] = field(default_factory=frozenset)
+
+
+class Game(ABC, Generic[State, Move]):
+    """One game with its options fixed. Subclasses declare `name`, `labels`, `options`."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    labels: ClassVar[tuple[str, str]] = ("1", "2")
+    options: ClassVar[tuple[Option, ...]] = ()
+    course_usage: ClassVar[str] = "PLAYER BOARD SECONDS"
+
+    def __init__(self, **settings: Any) -> None:
+        known = {option.name: option for option in self.options}
+        unknown = sorted(set(settings) - set(known))
+        if unknown:
+            offered = ", ".join(known) or "none"
+            raise OptionError(f"{self.name} has no option {unknown[0]!r} (options: {offered})")
+        self.settings: dict[str, OptionValue] = {
+            name: option.validate(settings.get(name, option.default))
+            for name, option in known.items()
+        }
+
+    @classmethod
+    def from_text(cls, settings: Mapping[str, str]) -> Game[State, Move]:
+        """The game configured from option texts (`--option n=8`, a URL's query)."""
+        known = {option.name: option for option in cls.options}
+        for name in settings:
+            if name not in known:
+                offered = ", ".join(known) or "none"
+                raise OptionError(f"{cls.name} has no option {name!r} (options: {offered})")
+        return cls(**{name: known[name].parse(text) for name, text in settings.items()})
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in self.settings.items())
+        return f"{type(self).__name__}({shown})"
+
+    # --- what every game must give -------------------------------------------------
+
+    @abstractmethod
+    def start(self) -> State:
+        """The initial position."""
+
+    @abstractmethod
+    def parse(self, board: str, player: str) -> State:
+        """The state from the course's board text and player label; ValueError says why not."""
+
+    @abstractmethod
+    def format(self, state: State) -> str:
+        """The course's board text of `state`."""
+
+    @abstractmethod
+    def to_move(self, state: State) -> int:
+        """0 or 1, whose turn it is; CHANCE at a chance node."""
+
+    @abstractmethod
+    def legal_moves(self, state: State) -> list[Move]:
+        """Every legal move of the player to move (the chance outcomes at a chance node)."""
+
+    @abstractmethod
+    def play(self, state: State, move: Move) -> State:
+        """The state after `move` (which must be legal)."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None:
+        """The result if the game is over, else None."""
+
+    @abstractmethod
+    def move_text(self, state: State, move: Move) -> str:
+        """`move` in the game's notation (what a person types in `aviary play`)."""
+
+    # --- chance -------------------------------------------------------------------------
+
+    def is_chance(self, state: State) -> bool:
+        return self.to_move(state) == CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Move, float]]:
+        """At a chance node, each outcome with its probability (they sum to 1)."""
+        return []
+
+    def sample_chance(self, state: State, rng: random.Random) -> Move:
+        outcomes, weights = zip(*self.chance_outcomes(state), strict=True)
+        return rng.choices(outcomes, weights)[0]
+
+    # --- built on the above; a game overrides what it can do better --------------------
+
+    def label(self, state: State) -> str:
+        """The course's name of the player to move (`w`, `+`, ...)."""
+        return self.labels[self.to_move(state)]
+
+    def parse_move(self, state: State, text: str) -> Move:
+        """The legal move written `text` (case and spaces ignored), else IllegalMove."""
+        wanted = "".join(text.split()).lower()
+        moves = self.legal_moves(state)
+        for move in moves:
+            if "".join(self.move_text(state, move).split()).lower() == wanted:
+                return move
+        shown = [self.move_text(state, move) for move in moves]
+        listing = ", ".join(shown[:40]) + (f" ... ({len(shown)} in all)" if len(shown) > 40 else "")
+        raise IllegalMove(f"{text.strip()!r} is not a legal move here; legal: {listing or 'none'}")
+
+    def answer(self, state: State, move: Move) -> str:
+        """The line a course program prints for `move`: by default the board after it."""
+        return self.format(self.play(state, move))
+
+    def answers(self, state: State) -> dict[str, Move]:
+        """Answer line -> move, for every legal move."""
+        return {self.answer(state, move): move for move in self.legal_moves(state)}
+
+    def read_answer(self, state: State, line: str) -> Move:
+        """The move a program's answer line stands for, else IllegalMove saying why."""
+        moves = self.answers(state)
+        text = line.strip()
+        if text not in moves:
+            raise IllegalMove("not a legal move from the position")
+        return moves[text]
+
+    def successors(self, state: State) -> dict[str, State]:
+        """Answer line -> next state, for every legal move."""
+        return {line: self.play(state, move) for line, move in self.answers(state).items()}
+
+    def render(self, state: State) -> str:
+        """A plain-text picture of `state`, one line per board row."""
+        shape = self.board()
+        text = self.format(state)
+        rows = []
+        for r in range(shape.rows):
+            cells = text[r * shape.cols:(r + 1) * shape.cols]
+            rows.append(f"{r + 1:>3} {' '.join(cells)}")
+        return "\n".join(rows)
+
+    def display(self, state: State) -> str:
+        return self.render(state)
+
+    def board(self) -> Board:
+        """The board's geometry (square by default: the board text's square root)."""
+        side = int(len(self.format(self.start())) ** 0.5)
+        return Board(side, side)
+
+    def command_args(self, state: State, seconds: float) -> list[str]:
+        """What a course program is called with for one move (inverse: `parse_course`)."""
+        args = [self.label(state), self.format(state), format_seconds(seconds)]
+        for option in self.options:
+            value = self.settings[option.name]
+            if value == option.default:
+                continue
+            if isinstance(value, bool):
+                args.append(f"--{option.name}")
+            else:
+                args += [f"--{option.name}", str(value)]
+        return args
+
+    @classmethod
+    def parse_course(cls, argv: Sequence[str]) -> tuple[Game[State, Move], State, float]:
+        """The game, position and seconds from a course command line; ValueError says why.
+
+        Default form `PLAYER BOARD SECONDS [--option VALUE | --flag]...`.
+        """
+        positional, settings = _split_flags(cls, argv)
+        if len(positional) != 3:
+            raise ValueError(f"usage: {cls.course_usage} (got {len(positional)} arguments)")
+        player, board, limit = positional
+        game = cls.from_text(settings)
+        return game, game.parse(board, player), parse_seconds(limit)
+
+    def encode(self, state: State) -> str:
+        """One line that `decode` turns back into `state` (what databases store)."""
+        return f"{self.label(state)} {self.format(state)}"
+
+    def decode(self, text: str) -> State:
+        player, board = text.split()
+        return self.parse(board, player)
+
+    def opening(self, rng: random.Random, plies: int) -> State:
+        """`plies` random legal moves from the start, never reaching a finished position."""
+        for _ in range(100):
+            state = self.start()
+            for _ in range(plies):
+                if self.is_chance(state):
+                    state = self.play(state, self.sample_chance(state, rng))
+                    continue
+                lines = self.answers(state)
+                if not lines:
+                    break
+                state = self.play(state, lines[rng.choice(sorted(lines))])
+                if self.outcome(state) is not None:
+                    break
+            if self.outcome(state) is None:
+                return state
+        return self.start()
+
+
+def square_name(row: int, col: int) -> str:
+    """`a1`-style name of a 0-based (row, col): column letters from `a`, rows from 1."""
+    letters = ""
+    col += 1
+    while col:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return f"{letters}{row + 1}"
+
+
+def format_seconds(seconds: float) -> str:
+    """SECONDS as a program expects it: `2` rather than `2.0`, `0.5` as is."""
+    return str(int(seconds)) if float(seconds).is_integer() else f"{seconds:g}"
+
+
+def parse_seconds(text: str) -> float:
+    """A positive, finite number of seconds, else ValueError."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise ValueError(f"SECONDS must be a positive number, got {text!r}") from None
+    if not (seconds > 0 and seconds != float("inf")):
+        raise ValueError(f"SECONDS must be a positive number, got {text!r}")
+    return seconds
+
+
+def _split_flags(
+    game: type[Game[Any, Any]], argv: Sequence[str]
+) -> tuple[list[str], dict[str, str]]:
+    """Positional arguments and `--option VALUE` / `--flag` settings of a course command line."""
+    known = {option.name: option for option in game.options}
+    positional: list[str] = []
+    settings: dict[str, str] = {}
+    words = list(argv)
+    while words:
+        word = words.pop(0)
+        if not word.startswith("--"):
+            positional.append(word)
+            continue
+        name, has_value, value = word[2:].partition("=")
+        if name not in known:
+            offered = ", ".join(f"--{o}" for o in known) or "none"
+            raise ValueError(f"unknown option {word!r} (options: {offered})")
+        if known[name].kind is bool and not has_value:
+            settings[name] = "yes"
+        elif has_value:
+            settings[name] = value
+        elif words:
+            settings[name] = words.pop(0)
+        else:
+            raise ValueError(f"option --{name} needs a value")
+    return positional, settings

@@ -1,0 +1,203 @@
+"""The anytime engine, once for every game: rules in, compiled search underneath, moves out.
+
+A game's `engine.py` supplies a `Searcher` (its kernels, how a state becomes the
+kernel array and how a kernel move code becomes a rules move); `Engine` does the
+rest: a `Report` per completed depth (`think`), the one-call `best_move` with
+time and depth limits, one reusable `Workspace` per thread and board shape (the
+transposition table survives across moves), the caller's stop flag, and the
+rules-only quick player where the kernels do not reach.
+"""
+
+from __future__ import annotations
+
+import threading
+import time as clock
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic
+
+import numpy as np
+
+from aviary.errors import NoMoveError
+from aviary.games.base import Game, Move, State
+from aviary.search.alphabeta import MATE, Workspace
+from aviary.search.clock import Limit, budget
+from aviary.search.deepening import RawReport, iterate
+
+
+class Searcher(Generic[State, Move]):
+    """What a game gives the compiled search. Subclasses set `kernels` and the three methods.
+
+    `chance_bounds` (lowest, highest evaluation) marks a game with chance nodes:
+    its states are searched by expectiminimax with those bounds for pruning.
+    """
+
+    kernels: tuple[Any, ...] = ()
+    chance_bounds: tuple[int, int] | None = None
+
+    def state_array(self, state: State) -> np.ndarray | None:
+        """The kernel state of `state`, or None where the kernels do not reach."""
+        raise NotImplementedError
+
+    def move(self, state: State, code: int) -> Move:
+        """The rules move a kernel move code stands for in `state`."""
+        raise NotImplementedError
+
+    def shape(self, state: State) -> tuple[Hashable, int]:
+        """(workspace key, most moves a position can have): states sharing a key share tables."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Report(Generic[Move]):
+    """One completed depth: the move it recommends and how it got there."""
+
+    depth: int
+    score: int
+    move: Move
+    answer: str  # the course's answer line for `move` (the board after it, for most games)
+    pv: tuple[Move, ...]
+    nodes: int
+    nps: float
+    seconds: float
+    seldepth: int = 0
+
+    @property
+    def mate_in(self) -> int | None:
+        """Plies to a forced result (positive: the mover wins), or None if not proven."""
+        if abs(self.score) < MATE // 2:
+            return None
+        plies = MATE - abs(self.score)
+        return plies if self.score > 0 else -plies
+
+    def describe(self) -> str:
+        """`depth 7  score +35  nodes 120k` style one-liner for logs and terminals."""
+        mate = self.mate_in
+        score = (f"win in {mate}" if mate is not None and mate > 0 else
+                 f"loss in {-mate}" if mate is not None else f"{self.score:+d}")
+        return (f"depth {self.depth:>2}  score {score:>9}  nodes {self.nodes:>9,}  "
+                f"{self.nps / 1000:,.0f} kn/s  {self.seconds:.2f} s")
+
+
+class MovePlayer(Generic[State, Move]):
+    """A player that is one `best_move(state, time=, depth=)` function (the baselines)."""
+
+    def __init__(self, game: Game[State, Move], function: Callable[..., Move],
+                 warmup: Callable[[], None] | None = None) -> None:
+        self.game, self.function = game, function
+        self._warmup = warmup
+
+    def warmup(self) -> None:
+        if self._warmup is not None:
+            self._warmup()
+
+    def best_move(self, state: State, *, time: float | None = None, depth: int | None = None,
+                  stop: np.ndarray | None = None, history: Sequence[State] = ()) -> Move:
+        return self.function(state, time=time, depth=depth)
+
+
+class Engine(Generic[State, Move]):
+    """Any game's anytime engine: `think` yields a `Report` per depth, `best_move` one move."""
+
+    def __init__(
+        self,
+        game: Game[State, Move],
+        searcher: Searcher[State, Move],
+        quick: Callable[[State], Move] | None = None,
+    ) -> None:
+        self.game, self.searcher = game, searcher
+        self.quick = quick
+        self._workspaces = threading.local()
+
+    def warmup(self) -> None:
+        """Compile (or load from numba's cache) the search for this game: a short search."""
+        for _ in self.think(self.game.start(), Limit(depth=2)):
+            pass
+
+    def workspace(self, state: State) -> Workspace:
+        """This thread's reusable search arrays for `state`'s board shape."""
+        key, max_moves = self.searcher.shape(state)
+        cache: dict[Hashable, Workspace] = self._workspaces.__dict__.setdefault("by_shape", {})
+        if key not in cache:
+            cache[key] = Workspace(max_moves)
+        return cache[key]
+
+    def think(
+        self,
+        state: State,
+        limit: Limit,
+        *,
+        stop: np.ndarray | None = None,
+        history: Sequence[State] = (),
+    ) -> Iterator[Report[Move]]:
+        """A `Report` after each completed depth until `limit` or `stop[0]` is set.
+
+        Nothing when the game is over or the mover has no move. `history` (the
+        positions before `state`) lets the search score repetitions as draws.
+        """
+        game = self.game
+        if game.outcome(state) is not None or not game.legal_moves(state):
+            return
+        array = self.searcher.state_array(state)
+        if array is None:
+            if self.quick is None:
+                return
+            move = self.quick(state)
+            yield Report(1, 0, move, game.answer(state, move), (move,), 0, 0.0, 0.0)
+            return
+        keys = self._keys(history)
+        for raw in iterate(array, self.searcher.kernels, self.workspace(state), limit,
+                           **self._search_options(stop, keys)):
+            yield self._report(state, raw)
+
+    def _keys(self, history: Sequence[State]) -> tuple[int, ...]:
+        return ()
+
+    def _search_options(self, stop: np.ndarray | None, keys: tuple[int, ...]) -> dict[str, Any]:
+        options: dict[str, Any] = {}
+        if stop is not None:
+            options["stop"] = stop
+        return options
+
+    def _report(self, state: State, raw: RawReport) -> Report[Move]:
+        pv: list[Move] = []
+        here = state
+        for code in raw.pv:  # a chance game's PV may pass through chance outcomes
+            if self.game.outcome(here) is not None:
+                break
+            move = self.searcher.move(here, code)
+            pv.append(move)
+            here = self.game.play(here, move)
+        first = pv[0]
+        return Report(raw.depth, raw.score, first, self.game.answer(state, first), tuple(pv),
+                      raw.nodes, raw.nps, raw.seconds, raw.seldepth)
+
+    def best_move(
+        self,
+        state: State,
+        *,
+        time: float | None = None,
+        depth: int | None = None,
+        stop: np.ndarray | None = None,
+        history: Sequence[State] = (),
+    ) -> Move:
+        """The move within `time` seconds and/or to `depth` plies (neither: 1 s).
+
+        With a time limit it stops early once another depth is unlikely to finish.
+        Raises NoMoveError when the mover has no legal move.
+        """
+        moves = self.game.legal_moves(state)
+        if not moves:
+            raise NoMoveError(f"player {self.game.label(state)} has no legal move")
+        if len(moves) == 1:
+            return moves[0]
+        if time is None and depth is None:
+            time = 1.0
+        started = clock.monotonic()
+        move = moves[0]
+        limit = Limit(time=None if time is None else budget(time), depth=depth)
+        for report in self.think(state, limit, stop=stop, history=history):
+            move = report.move
+            if time is not None and clock.monotonic() - started > 0.45 * time:
+                break
+        return move

@@ -1,0 +1,111 @@
+"""Every game aviary knows, in one place: the cli, warmup, arena, `play` and the web read this.
+
+Adding a game is one folder under `aviary/games/` plus one `GameSpec` here. Specs
+name their modules as strings and load them on first use, so reading the
+registry costs nothing: `aviary pikachu` must answer before numba has loaded.
+
+A spec's pieces, each optional except the game:
+- `game`: the `aviary.games.base.Game` subclass (`module:Class`);
+- `engines`: in-process players by name (`module:function`, each
+  `function(game) -> Player` with `best_move(state, time=, depth=)`; the first
+  is the game's main engine, `aviary:NAME` in the arena);
+- `quick`: a rules-only `function(state) -> move` answering in milliseconds
+  (the course command's first answer, before numba has loaded);
+- `command`: the module whose `main(argv)` is `aviary NAME ...`; by default the
+  shared course runner (`aviary.course`) with the game's own argument form;
+- `warmup`: modules with a `warmup()` that compiles their numba kernels.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from aviary.games.base import Game, OptionError
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str
+    summary: str
+    game: str | None = None
+    engines: Mapping[str, str] = field(default_factory=dict)
+    quick: str | None = None
+    command: str | None = None
+    command_summary: str = ""
+    warmup: tuple[str, ...] = ()
+    docs: str = ""
+
+    def game_class(self) -> type[Game[Any, Any]]:
+        if self.game is None:
+            raise OptionError(f"{self.name} is not a board game")
+        loaded: type[Game[Any, Any]] = load(self.game)
+        return loaded
+
+    def make(self, **settings: Any) -> Game[Any, Any]:
+        return self.game_class()(**settings)
+
+    def engine(self, name: str, game: Game[Any, Any]) -> Any:
+        """The in-process player `name` for `game` (UsageError-free: KeyError if unknown)."""
+        return load(self.engines[name])(game)
+
+    @property
+    def main_engine(self) -> str:
+        return next(iter(self.engines))
+
+    @property
+    def command_module(self) -> str:
+        return self.command or "aviary.course"
+
+
+GAMES: dict[str, GameSpec] = {
+    spec.name: spec
+    for spec in (
+        GameSpec(
+            name="pikachu",
+            summary="Pikachu: Pichus and Pikachus jump and capture on an n x n board",
+            game="aviary.games.pikachu.rules:Pikachu",
+            engines={
+                "engine": "aviary.games.pikachu.engine:make_engine",
+                "baseline": "aviary.games.pikachu.baseline:make_engine",
+            },
+            quick="aviary.games.pikachu.quick:best_move",
+            command_summary="course command line: N PLAYER BOARD SECONDS",
+            warmup=("aviary.games.pikachu.engine", "aviary.games.pikachu.baseline"),
+            docs="docs/games/pikachu.md",
+        ),
+        GameSpec(
+            name="sebastian",
+            summary="Sebastian: the solitaire dice game, played by its exact optimum",
+            command="aviary.sebastian.command",
+            command_summary="the optimal Sebastian player: play, advise, solve",
+            warmup=("aviary.sebastian.solver",),
+            docs="docs/games/sebastian.md",
+        ),
+    )
+}
+
+
+def load(target: str) -> Any:
+    """The object `module:attribute` names, imported on demand."""
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def spec(name: str) -> GameSpec:
+    """The spec of game `name`; OptionError lists the known games otherwise."""
+    if name not in GAMES:
+        raise OptionError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}")
+    return GAMES[name]
+
+
+def board_games() -> list[GameSpec]:
+    """The registered games with a `Game` (playable in the arena, `play` and the web)."""
+    return [spec for spec in GAMES.values() if spec.game is not None]
+
+
+def make(name: str, **settings: Any) -> Game[Any, Any]:
+    """Game `name` configured by `settings`; OptionError for an unknown game or option."""
+    return spec(name).make(**settings)
