@@ -91,7 +91,9 @@ class Session:
             for col in range(shape.cols):
                 index = row * shape.cols + col
                 char = text[index] if index < len(text) else " "
-                style = "dim" if char in ".#" else ("bold yellow" if char.isupper() else "bold cyan")
+                style = "bold yellow" if char.isupper() else "bold cyan"
+                if char in ".#":
+                    style = "dim"
                 if index in shape.holes:
                     char, style = " ", ""
                 cells.append(Text(char, style=style))
