@@ -128,14 +128,19 @@ def _config(a: argparse.Namespace) -> Config:
     )
 
 
-def _check_backend(backend: str, jobs: int) -> None:
+def _check_backend(backend: str, jobs: int, address: str | None) -> None:
+    """Before the database is touched: a Ray cluster that does not answer is one line."""
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {jobs}")
+    if address is not None and backend != "ray":
+        raise UsageError("--address is for --backend ray")
     if backend == "ray":
         try:
             import ray  # noqa: F401
         except ImportError:
             raise UsageError("--backend ray needs Ray: pip install 'aviary[cluster]'") from None
+        if address:
+            runner.check_address(address)
 
 
 def _lock(db: Path) -> IO[bytes]:
@@ -171,13 +176,20 @@ def _play_locked(store: Store, jobs: int, backend: str, address: str | None) -> 
         runner.warn(runner.oversubscription_warning(jobs, backend))
         console = make_console()
         try:
-            with LiveView(store, total=config.games, done=done, console=console) as view:
+            with runner.StopSignals(store.path) as stop, \
+                    LiveView(store, total=config.games, done=done, console=console) as view:
                 runner.run(store, jobs=jobs, backend=backend, address=address,
-                           on_game=view.update)
+                           on_game=view.update, stop=stop)
         except runner.GamesFailed as error:
             print(f"aviary arena: {error}; the finished games are saved and "
                   f"`aviary arena resume {store.path}` continues", file=sys.stderr)
             return 1
+        except runner.Interrupted as interrupted:
+            stored = len(store.finished_ids())
+            print(f"aviary arena: stopped by {interrupted}: {stored} of {config.games} games "
+                  f"stored, games in progress abandoned; `aviary arena resume {store.path}` "
+                  "continues", file=sys.stderr, flush=True)
+            return 128 + interrupted.signum
     print_report(store)
     return 0
 
@@ -186,12 +198,12 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     if args.command == "run":
         config = _config(args)
-        _check_backend(args.backend, args.jobs)
+        _check_backend(args.backend, args.jobs, args.address)
         with Store(args.db) as store:
             store.create(config)
             return _play(store, args.jobs, args.backend, args.address)
     if args.command == "resume":
-        _check_backend(args.backend, args.jobs)
+        _check_backend(args.backend, args.jobs, args.address)
         with Store(args.db, must_exist=True) as store:
             config = store.config()
             game = config.make_game()

@@ -132,7 +132,8 @@ def relay(position: rules.Position, deadline: float, printer: Printer) -> None:
                 if board in legal:
                     printer.board(board)
     finally:
-        child.kill()  # not waited for: tearing down its memory is the kernel's business
+        child.kill()
+        child.wait()  # reaped, or it stays a zombie under whoever runs us (an arena worker)
 
 
 def main(argv: list[str]) -> int:
