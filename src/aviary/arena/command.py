@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import fcntl
 import shlex
+import sqlite3
 import sys
 from pathlib import Path
 from typing import IO
@@ -196,6 +197,14 @@ def _play_locked(store: Store, jobs: int, backend: str, address: str | None) -> 
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
+    try:
+        return _command(args)
+    except sqlite3.DatabaseError as error:  # damage found past the checks at opening
+        raise UsageError(f"database {args.db}: {error}; restore it from a copy, or start "
+                         "again with another --db") from None
+
+
+def _command(args: argparse.Namespace) -> int:
     if args.command == "run":
         config = _config(args)
         _check_backend(args.backend, args.jobs, args.address)
@@ -214,7 +223,7 @@ def main(argv: list[str]) -> int:
         for path in (args.csv, args.json):
             if path is not None and path.exists() and not args.force:
                 raise UsageError(f"{path} exists; choose another name or add --force")
-        with Store(args.db, must_exist=True) as store:
+        with Store(args.db, read_only=True) as store:
             print_report(store)
             if args.csv is not None:
                 write_csv(store, args.csv)
@@ -225,7 +234,7 @@ def main(argv: list[str]) -> int:
 
 
 def _replay(path: Path, game_id: int) -> int:
-    with Store(path, must_exist=True) as store:
+    with Store(path, read_only=True) as store:
         config = store.config()
         game = config.make_game()
         stored = store.game(game_id)
