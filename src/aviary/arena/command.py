@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import math
+import random
 import shlex
 import sqlite3
 import sys
@@ -16,7 +18,7 @@ from pathlib import Path
 from typing import IO
 
 from aviary.arena import runner
-from aviary.arena.games import make_game
+from aviary.arena.games import Game, make_game
 from aviary.arena.players import PlayerSpec, check, parse_specs, resolve_command
 from aviary.arena.progress import LiveView
 from aviary.arena.report import make_console, print_report, write_csv, write_json
@@ -104,8 +106,9 @@ def _sprt(text: str | None, players: int) -> tuple[float, float, float, float] |
 def _config(a: argparse.Namespace) -> Config:
     game = make_game(a.game, **({"n": a.n} if a.game == "pikachu" else {}))
     for name, value, low in (("--time", a.time, 0.0), ("--grace", a.grace, -1e-12)):
-        if not value > low:
-            raise UsageError(f"{name} must be {'positive' if low == 0 else 'at least 0'}")
+        if not (value > low and math.isfinite(value)):  # inf would never cut a program off
+            raise UsageError(f"{name} must be a finite number "
+                             f"{'above 0' if low == 0 else 'at least 0'}, got {value}")
     if len(a.players) < 2:
         raise UsageError("a tournament needs at least two players")
     specs = []
@@ -120,6 +123,7 @@ def _config(a: argparse.Namespace) -> Config:
             raise UsageError(f"{name} must be at least 1, got {value}")
     if a.opening_plies < 0 or a.memory < 0:
         raise UsageError("--opening-plies and --memory must not be negative")
+    _check_openings(game, a.opening_plies, a.seed)
     return Config(
         game=a.game, players=specs, seconds=a.time, games=games,
         game_options={"n": a.n} if a.game == "pikachu" else {},
@@ -127,6 +131,26 @@ def _config(a: argparse.Namespace) -> Config:
         opening_plies=a.opening_plies, seed=a.seed,
         memory_mb=a.memory or None, sprt=_sprt(a.sprt, len(specs)),
     )
+
+
+def _check_openings(game: Game, plies: int, seed: int) -> None:
+    """Openings must be reachable: the game silently falls back to its start position.
+
+    A few random walks first (quick when games end long before `plies`), then the
+    first round's real opening."""
+    if plies == 0:
+        return
+    rng = random.Random(f"{seed}:check")
+    reachable = False
+    for _ in range(5):
+        state, reached = game.start(), 0
+        while reached < plies and game.outcome(state) is None and (after := game.successors(state)):
+            state, reached = after[rng.choice(sorted(after))], reached + 1
+        reachable |= reached == plies and game.outcome(state) is None
+    start = game.encode(game.start())
+    if not reachable or game.encode(game.opening(random.Random(f"{seed}:0"), plies)) == start:
+        raise UsageError(f"--opening-plies {plies}: random games of {game.name} end before "
+                         f"{plies} plies; use fewer")
 
 
 def _check_backend(backend: str, jobs: int, address: str | None) -> None:
