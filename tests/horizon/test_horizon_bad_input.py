@@ -61,7 +61,7 @@ def test_a_huge_photo_is_refused_from_its_header(tmp_path, size, in_process):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["huge.png"]
 
 
-def test_a_directory_among_the_outputs_stops_before_any_output_is_written(photo, tmp_path, in_process):
+def test_a_directory_among_the_outputs_stops_before_any_is_written(photo, tmp_path, in_process):
     (tmp_path / "output_map.jpg").mkdir()
     one_line(in_process(str(photo), cwd=tmp_path), "output_map.jpg is a directory")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["output_map.jpg", "photo.png"]

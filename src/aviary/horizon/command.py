@@ -51,7 +51,7 @@ def load_rgb(path: Path) -> NDArray[np.uint8]:
                 progress(f"{path} is {width}x{height} ({megapixels:.1f} megapixels): "
                          "a large photo takes a while")
             return np.asarray(image.convert("RGB"))
-    except Image.DecompressionBombError as error:
+    except Image.DecompressionBombError:
         limit = 2 * (Image.MAX_IMAGE_PIXELS or 0) / 1e6
         raise UsageError(f"aviary horizon: {path} is too large (over {limit:.0f} megapixels, "
                          f"too many to decode safely); the limit is {MAX_MEGAPIXELS}: "
