@@ -108,3 +108,32 @@ def test_a_directory_a_fifo_an_empty_file_and_random_bytes_are_one_line(tmp_path
         assert_one_line(arena("resume", str(path)), words)
     assert digest(noise) == hashlib.sha256(random.Random(2).randbytes(50_000)).hexdigest()
     assert empty.stat().st_size == 0
+
+
+def test_report_exports_to_bad_paths_are_one_line_before_the_table(tmp_path):
+    db = tmp_path / "results.sqlite"
+    make_arena_db(db)
+    before = digest(db)
+    fifo = tmp_path / "fifo.csv"
+    os.mkfifo(fifo)
+    (tmp_path / "link.json").symlink_to(db)
+    for option, path, words in (("--csv", tmp_path / "missing-dir" / "x.csv", "does not exist"),
+                                ("--json", tmp_path, "is a directory"),
+                                ("--csv", fifo, "not a regular file"),
+                                ("--json", tmp_path / "link.json", "symbolic link")):
+        result = arena("report", str(db), option, str(path), "--force")
+        assert_one_line(result, words)
+        assert result.stdout == ""  # before: the table, then a traceback
+    assert digest(db) == before
+
+
+def test_report_exports_replace_a_regular_file_with_force(tmp_path):
+    db = tmp_path / "results.sqlite"
+    make_arena_db(db)
+    out = tmp_path / "standings.csv"
+    out.write_text("old\n")
+    assert arena("report", str(db), "--csv", str(out)).returncode == 2
+    result = arena("report", str(db), "--csv", str(out), "--force")
+    assert result.returncode == 0, result.stderr
+    assert out.read_text().startswith("player,games,")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.sqlite", "standings.csv"]

@@ -25,6 +25,7 @@ from aviary.arena.report import make_console, print_report, write_csv, write_jso
 from aviary.arena.schedule import MODES, Config, default_games
 from aviary.arena.store import Store
 from aviary.errors import ArgumentParser, UsageError
+from aviary.outputs import check_output
 
 EXAMPLES = """\
 players: a command (`python3 groups/g17/pikachu.py`, called as CMD N PLAYER BOARD SECONDS)
@@ -43,9 +44,10 @@ def _parser() -> ArgumentParser:
 
     run = commands.add_parser("run", help="start a tournament", epilog=EXAMPLES,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
-    run.add_argument("players", nargs="+", metavar="PLAYER")
+    run.add_argument("players", nargs="+", metavar="PLAYER",
+                     help="two or more: a command, or aviary:ENGINE[?settings] (see below)")
     run.add_argument("--db", required=True, type=Path, help="SQLite file for the results")
-    run.add_argument("--game", default="pikachu")
+    run.add_argument("--game", default="pikachu", help="the game to play (default pikachu)")
     run.add_argument("--n", type=int, default=8, help="board size (pikachu; default 8)")
     run.add_argument("--time", type=float, default=1.0, help="seconds per move (default 1)")
     run.add_argument("--games", type=int, help="total games (default: one pair per pairing)")
@@ -82,8 +84,10 @@ def _parser() -> ArgumentParser:
 def _add_execution(parser: ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, default=runner.default_jobs(),
                         help="games at once (default: one per core)")
-    parser.add_argument("--backend", choices=runner.BACKENDS, default="local")
-    parser.add_argument("--address", help="Ray cluster address HOST:PORT (--backend ray)")
+    parser.add_argument("--backend", choices=runner.BACKENDS, default="local",
+                        help="local: a process pool here (default); ray: Ray tasks")
+    parser.add_argument("--address", help="Ray cluster address HOST:PORT (--backend ray; "
+                        "default: start Ray here)")
 
 
 def _sprt(text: str | None, players: int) -> tuple[float, float, float, float] | None:
@@ -244,9 +248,9 @@ def _command(args: argparse.Namespace) -> int:
                 check(spec, game)
             return _play(store, args.jobs, args.backend, args.address)
     if args.command == "report":
-        for path in (args.csv, args.json):
-            if path is not None and path.exists() and not args.force:
-                raise UsageError(f"{path} exists; choose another name or add --force")
+        for path in (args.csv, args.json):  # all checked before the table is printed
+            if path is not None:
+                check_output(path, replace=args.force)
         with Store(args.db, read_only=True) as store:
             print_report(store)
             if args.csv is not None:
