@@ -36,6 +36,8 @@ LARGE_MEGAPIXELS = 4  # from here on, say what is being done
 
 def load_rgb(path: Path) -> NDArray[np.uint8]:
     """The photo as an H x W x 3 uint8 array, or a UsageError naming what is wrong."""
+    if path.exists() and not path.is_dir() and not path.is_file():  # a FIFO would block
+        raise UsageError(f"aviary horizon: {path} is not a regular file")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # size checked below
