@@ -10,7 +10,6 @@ import os
 import random
 import sqlite3
 import subprocess
-import sys
 
 import pytest
 
@@ -18,11 +17,18 @@ from aviary.arena.players import PlayerSpec
 from aviary.arena.referee import GameRecord, MoveRecord
 from aviary.arena.schedule import Config
 from aviary.arena.store import APPLICATION_ID, Store
+from aviary.cli import main as cli_main
 
 
-def arena(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "aviary", "arena", *args],
-                          capture_output=True, text=True, timeout=60)
+@pytest.fixture
+def arena(capsys):
+    """`aviary arena ARGS` through the real dispatcher, in this process (quick)."""
+    def run(*args: str) -> subprocess.CompletedProcess:
+        capsys.readouterr()
+        status = cli_main(["arena", *args])
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(args, status, out, err)
+    return run
 
 
 def digest(path) -> str:
@@ -73,7 +79,7 @@ def test_a_new_arena_database_carries_the_application_id(tmp_path):
 
 
 @pytest.mark.parametrize("command", [["resume"], ["report"], ["game"]])
-def test_a_page_corrupted_database_is_one_line_and_left_unchanged(corrupt_db, command):
+def test_a_page_corrupted_database_is_one_line_and_left_unchanged(corrupt_db, command, arena):
     before = digest(corrupt_db)
     extra = ["1"] if command == ["game"] else []
     assert_one_line(arena(*command, str(corrupt_db), *extra), str(corrupt_db), "damaged")
@@ -81,7 +87,7 @@ def test_a_page_corrupted_database_is_one_line_and_left_unchanged(corrupt_db, co
     assert sorted(os.listdir(corrupt_db.parent)) == ["corrupt.sqlite"]
 
 
-def test_another_programs_database_is_refused_by_every_command_and_untouched(tmp_path):
+def test_another_programs_database_is_refused_by_every_command_and_untouched(tmp_path, arena):
     other = tmp_path / "some-other-app.sqlite"
     with sqlite3.connect(other) as connection:
         connection.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
@@ -95,7 +101,7 @@ def test_another_programs_database_is_refused_by_every_command_and_untouched(tmp
     assert sorted(os.listdir(tmp_path)) == ["some-other-app.sqlite"]
 
 
-def test_a_directory_a_fifo_an_empty_file_and_random_bytes_are_one_line(tmp_path):
+def test_a_directory_a_fifo_an_empty_file_and_random_bytes_are_one_line(tmp_path, arena):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     empty = tmp_path / "empty.sqlite"
@@ -110,7 +116,7 @@ def test_a_directory_a_fifo_an_empty_file_and_random_bytes_are_one_line(tmp_path
     assert empty.stat().st_size == 0
 
 
-def test_report_exports_to_bad_paths_are_one_line_before_the_table(tmp_path):
+def test_report_exports_to_bad_paths_are_one_line_before_the_table(tmp_path, arena):
     db = tmp_path / "results.sqlite"
     make_arena_db(db)
     before = digest(db)
@@ -127,7 +133,7 @@ def test_report_exports_to_bad_paths_are_one_line_before_the_table(tmp_path):
     assert digest(db) == before
 
 
-def test_report_exports_replace_a_regular_file_with_force(tmp_path):
+def test_report_exports_replace_a_regular_file_with_force(tmp_path, arena):
     db = tmp_path / "results.sqlite"
     make_arena_db(db)
     out = tmp_path / "standings.csv"
