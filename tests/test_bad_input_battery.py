@@ -199,6 +199,7 @@ def test_bad_input_is_one_line_exit_2_and_touches_nothing(case, words, inputs, w
     lines = err.splitlines()
     assert len(lines) == 1, err
     assert lines[0].startswith(f"aviary {case.split()[0]}") and words in lines[0], lines[0]
+    assert ": aviary " not in lines[0]  # the prefix once: not `aviary X: aviary X sub: ...`
     assert checksums(inputs) == before
     assert list(workdir.iterdir()) == []
 
@@ -213,3 +214,12 @@ def test_special_files_are_refused_without_blocking(case, words, inputs, workdir
     assert len(lines) == 1 and words in lines[0], result.stderr
     assert checksums(inputs) == before
     assert list(workdir.iterdir()) == []
+
+
+def test_arena_run_help_describes_players_game_and_backend(capsys):
+    with pytest.raises(SystemExit):
+        cli_main(["arena", "run", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "PLAYER two or more: a command, or aviary:ENGINE" in text
+    assert "--game GAME the game to play" in text
+    assert "--backend {local,ray} local: a process pool here" in text

@@ -83,3 +83,15 @@ def test_points_no_line_can_join_are_named_and_nothing_is_written(photo, tmp_pat
     one_line(in_process(str(photo), "--point", "2,50", "--point", "85,51", cwd=tmp_path),
              "no ridge line passes through every point", "cannot be joined")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["photo.png"]
+
+
+def test_a_large_photo_gets_a_line_per_stage(photo, tmp_path, in_process, monkeypatch):
+    from aviary.horizon import command
+
+    monkeypatch.setattr(command, "LARGE_MEGAPIXELS", 0.001)  # the 120x90 photo counts as large
+    result = in_process(str(photo), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    stages = result.stderr.splitlines()
+    assert "120x90" in stages[0] and "takes a while" in stages[0]
+    assert stages[1:3] == ["aviary horizon: finding the ridge lines...",
+                           "aviary horizon: writing the images..."]
