@@ -118,3 +118,55 @@ def test_ctrl_c_stops_the_ray_backend_too(tmp_path):
     assert "stopping" in err and "games stored" in err
     assert len(check_database(db)) >= 2
     assert_no_process_mentions(str(tmp_path))
+
+
+def test_ctrl_c_typed_in_a_real_terminal_stops_the_live_view_cleanly(tmp_path):
+    """Through a pty: the terminal turns ^C into SIGINT for the whole foreground group."""
+    import pty
+    import select
+
+    commands = write_programs(tmp_path)
+    (tmp_path / "slow").touch()
+    db = tmp_path / "results.sqlite"
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: the arena, on the terminal
+        os.execv(sys.executable, [*ARENA, "run", "--time", "2", "--games", str(PLANNED),
+                                  "--max-plies", "6", "--jobs", "2", "--db", str(db),
+                                  "aviary:random?seed=5", f"slow={commands['slow_mover']}"])
+    screen = b""
+
+    def read_for(seconds: float) -> bool:
+        nonlocal screen
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if select.select([terminal], [], [], 0.05)[0]:
+                try:
+                    screen += os.read(terminal, 65536)
+                except OSError:  # the arena closed the terminal: it has exited
+                    return False
+        return True
+
+    deadline = time.monotonic() + 120
+    while stored(db) < 2:
+        assert time.monotonic() < deadline, "no game was stored"
+        read_for(0.1)
+    os.write(terminal, b"\x03")
+    status = None
+    deadline = time.monotonic() + 30  # a correctness bound: it exits, not hangs
+    while status is None and time.monotonic() < deadline:
+        if not read_for(0.1):
+            time.sleep(0.05)
+        done, code = os.waitpid(pid, os.WNOHANG)
+        status = code if done else None
+    if status is None:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        pytest.fail("the arena did not exit within 30 s of Ctrl-C")
+    read_for(0.2)
+    os.close(terminal)
+    text = screen.decode(errors="replace")
+    assert os.waitstatus_to_exitcode(status) == 130, text[-1500:]
+    assert "stopping" in text and "games stored" in text and "Traceback" not in text
+    assert "\x1b[?25h" in text  # the live view gave the cursor back
+    check_database(db)
+    assert_no_process_mentions(str(tmp_path))
