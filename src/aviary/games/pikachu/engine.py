@@ -110,7 +110,12 @@ def _order(state, move):
     return kernels.order(state, move)
 
 
-KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order)
+@cfunc(alphabeta.TERMINAL, cache=True, nogil=True)
+def _terminal(state):
+    return kernels.terminal(state)
+
+
+KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order, _terminal)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 The state array (layout below) holds the board, the side to move and an
 incrementally updated Zobrist key, so the search core copies nothing per node.
 Kernels follow the contract of `aviary.search.alphabeta` (generate, make,
-unmake, evaluate, key, order); `tests/pikachu` checks them move-for-move and
+unmake, evaluate, key, order, terminal); `tests/pikachu` checks them move-for-move and
 perft-for-perft against `rules.py`.
 
 Cells: 0 empty, +1/-1 white/black Pichu, +2/-2 white/black Pikachu.
@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from aviary.games.pikachu import rules
+from aviary.search.alphabeta import MATE, NOT_OVER
 
 MAX_N = 32  # 10 bits per square in the move encoding
 N_SLOT, SIDE_SLOT, KEY_SLOT = 0, 1, 2
@@ -245,6 +246,20 @@ def unmake(state, move, undo):
 @njit(cache=True, nogil=True)
 def key(state):
     return state[KEY_SLOT]
+
+
+@njit(cache=True, nogil=True)
+def terminal(state):
+    """-MATE when the side to move has no piece left, else NOT_OVER.
+
+    A side with pieces but no move loses too; the search finds that by generating moves.
+    """
+    n = state[N_SLOT]
+    me = state[SIDE_SLOT]
+    for square in range(n * n):
+        if state[BOARD + square] * me > 0:
+            return NOT_OVER
+    return -MATE
 
 
 @njit(cache=True, nogil=True)
