@@ -3,17 +3,19 @@
 On the dice race of tests/search/toy_games.py (chance after every move), seeded
 positions are searched to the same depth four ways:
 
-1. plain: no chance-node pruning, transposition table too small to help (1 slot);
-2. TT: plain with a 2**16-slot table;
-3. Star1 + TT: chance nodes cut on the game's bounds;
-4. Star2 + TT: outcomes probed with one move first, then Star1.
+- plain: alpha-beta at player nodes only, no chance-node pruning, and a
+  transposition table too small to help (1 slot);
+- Star1: chance nodes cut on the game's bounds;
+- Star2: every outcome probed with one move first (lower bounds), then Star1;
+- each of the three again with a 2**16-slot table (+TT).
 
 Every way must return the same score at every position (checked here too); the
-ratios are nodes and CPU seconds (`time.thread_time`) against the plain search.
+ratios are nodes and CPU seconds (`time.thread_time`): Star1, Star2 and TT against
+plain, Star1+TT and Star2+TT against TT.
 Both scorings of the race are measured: "margin" (bounded scores, +-(goal + 3))
 and "wins" (wins and losses by distance: bounds +-MATE, so Star1 has little room).
 
-    python benchmarks/search_expectimax.py [--depth 6] [--positions 40]
+    python benchmarks/search_expectimax.py [--depth 7] [--positions 12]
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from aviary.search.clock import Limit  # noqa: E402
 
 WAYS = {  # name: (tt_bits, pruning)
     "plain": (0, None),
+    "Star1": (0, "star1"),
+    "Star2": (0, "star2"),
     "TT": (16, None),
     "Star1+TT": (16, "star1"),
     "Star2+TT": (16, "star2"),
@@ -78,8 +82,8 @@ def measure(way: str, position: toy.RaceState, depth: int) -> tuple[int, int, fl
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--depth", type=int, default=6, help="player moves searched")
-    parser.add_argument("--positions", type=int, default=40)
+    parser.add_argument("--depth", type=int, default=7, help="player moves searched")
+    parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--goal", type=int, default=12)
     parser.add_argument("--turns", type=int, default=30)
     args = parser.parse_args()
@@ -103,9 +107,10 @@ def main() -> int:
         print(f"{name} scoring, depth {args.depth}, {len(chosen)} positions "
               f"(goal {args.goal}, {args.turns} turns); same score every way")
         for way in WAYS:
-            print(f"  {way:<9} {nodes[way]:>11,} nodes  {seconds[way]:7.2f} s   "
-                  f"nodes x{nodes['plain'] / nodes[way]:5.2f}  "
-                  f"time x{seconds['plain'] / seconds[way]:5.2f}  (vs plain)")
+            base = "TT" if way.endswith("+TT") else "plain"
+            print(f"  {way:<9} {nodes[way]:>12,} nodes  {seconds[way]:7.2f} s   "
+                  f"vs {base:<5}: nodes / {nodes[base] / nodes[way]:6.2f}, "
+                  f"time / {seconds[base] / seconds[way]:6.2f}")
     return 0
 
 

@@ -1,8 +1,12 @@
 """Iterative deepening around the compiled core: one report per completed depth.
 
-Each depth is one compiled call; the deadline stops it through the stop flag, and an
+`iterate` is the one driver a game engine calls, for alpha-beta (seven kernels) and
+expectiminimax (eight: the eighth is `chance`). Each depth is one compiled call; the
+deadline (a flag of the search's own) or the caller's stop flag stops it, and an
 interrupted depth is thrown away, so what the caller last received stays the answer.
 Aspiration windows start narrow around the previous score and widen on failure.
+The iterations end early once a depth is solved (no leaf cut by depth) or a win or
+loss is proven.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ def iterate(
     stop: np.ndarray | None = None,
     history: Iterable[int] = (),
     bounds: tuple[int, int] | None = None,
+    star2: bool = False,
     aspiration: int = 40,
     quiesce: bool = True,
     lmr: bool = True,
@@ -53,8 +58,9 @@ def iterate(
 
     `kernels` is a game's seven kernels (alpha-beta) or eight, the eighth being
     `chance`: then the expectiminimax of `aviary.search.expectimax` runs, its depth
-    counting player moves, with Star1/Star2 pruning when `bounds` = (lower, upper)
-    bounds every score the search can meet (evaluations and game results).
+    counting player moves, with Star1 pruning (Star2 with `star2`) when `bounds` =
+    (lower, upper) bounds every score the search can meet (evaluations and game
+    results); `aspiration`, `quiesce` and `lmr` concern alpha-beta only.
     `stop`: the caller's one-element int64 flag; setting `stop[0] = 1` (from any
     thread) cancels the search: the depth under way is thrown away and the
     iterator ends (`workspace.ctx[ABORTED]` is then 1). The time limit runs on a
@@ -69,7 +75,8 @@ def iterate(
         from aviary.search import expectimax  # compiled only for games with chance
 
         yield from expectimax.iterate(
-            state, kernels, workspace, limit, stop=stop, history=history, bounds=bounds
+            state, kernels, workspace, limit, stop=stop, history=history, bounds=bounds,
+            star2=star2,
         )
         return
     if len(kernels) != 7:

@@ -26,17 +26,22 @@ Conventions the search relies on:
 Pruning: player nodes are fail-soft alpha-beta (sound). At chance nodes, given
 `bounds` (lower, upper) on every score the search can meet -- evaluations and game
 results, so +-MATE for a game that ends in wins and losses -- Star1 (Ballard 1983)
-cuts a chance node as soon as its known outcomes, the others taken at the bounds,
-decide it falls outside the window; Star2 first probes every outcome with one
-move (the stored best, else the best ordered) for lower bounds, which both cut
-early and narrow Star1's windows. Without bounds every outcome is searched with
-the full window: plain expectimax over alpha-beta player nodes.
+gives each outcome the window that would decide the chance node (so alpha-beta
+goes on below it) and cuts as soon as the known outcomes, the rest taken at the
+bounds, put the node outside its window; Star2 first probes every outcome with
+one move (the stored best, else the best ordered) for lower bounds, which can cut
+at once and narrow Star1's windows. Without bounds every outcome is searched with
+the full window: plain expectimax over alpha-beta player nodes. All three return
+the same scores. benchmarks/search_expectimax.py measures them; Star1 is the
+default because Star2's probes did not pay there once the table was on.
 
 Transposition table: a score depends on the ply it is met at (a mix of wins at
 different distances shifts with the ply, unlike a pure mate score), so entries are
 keyed on position, ply and root, and are exact wherever reused: between the
 iterations of one search and between transpositions at the same ply (the common
-kind in games with chance, e.g. IJK, where the tile count fixes the ply).
+kind with chance: under IJK's course rules every turn adds one tile and merges
+keep the letters' total, A=1, B=2, C=4..., so a position fixes its ply).
+Repetitions of the game's history or of the path are draws, as in alphabeta.
 """
 
 from __future__ import annotations
@@ -297,7 +302,7 @@ def iterate(
     stop: np.ndarray | None = None,
     history: Iterable[int] = (),
     bounds: tuple[int, int] | None = None,
-    star2: bool = True,
+    star2: bool = False,
 ) -> Iterator[RawReport]:
     """Iterative deepening over `search`, yielding a `RawReport` per completed depth.
 
