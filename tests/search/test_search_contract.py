@@ -157,3 +157,23 @@ def test_expectimax_without_chance_kernel_is_refused():
     with pytest.raises(ValueError, match="8 kernels"):
         list(expectimax.iterate(toy.race_array(toy.race_start()), toy.TTT_KERNELS, workspace,
                                 Limit(depth=1)))
+
+
+@pytest.mark.parametrize("index", range(0, len(POSITIONS), 211))
+def test_expectimax_without_chance_is_minimax(index):
+    position = POSITIONS[index]
+    if toy.ttt_result(position) is not None:
+        return
+    kernels = (*toy.TTT_KERNELS, toy.no_chance)
+    for pruning in (None, (-MATE, MATE)):
+        state = toy.ttt_array(position)
+        reports = list(expectimax.iterate(state, kernels, Workspace(16, tt_bits=12), Limit(),
+                                          bounds=pruning))
+        expected = [toy.ttt_minimax(position, depth) for depth in range(1, len(reports) + 1)]
+        assert [r.score for r in reports] == expected
+        assert reports[-1].score == toy.ttt_solve(position)
+        line = position  # without chance nodes the principal variation is a whole line
+        for move in reports[-1].pv:
+            assert move in toy.ttt_moves(line) and toy.ttt_result(line) is None
+            line = toy.ttt_play(line, move)
+        assert len(reports[-1].pv) >= 1

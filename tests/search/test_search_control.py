@@ -129,3 +129,15 @@ def test_pikachu_side_ahead_avoids_the_repeating_move():
                          history=[int(seen[kernels.KEY_SLOT])]))[-1]
     assert kernels.decode(again.pv[0]) != best
     assert again.score > 0  # still ahead: a repetition (0) is not what it settles for
+
+
+@pytest.mark.parametrize("position", SHUFFLES[::3])
+def test_expectimax_sees_repetitions_too(position):
+    kernels = (*toy.SHUFFLE_KERNELS, toy.no_chance)
+    history = [toy.shuffle_key((2, -position[1]))]
+    earlier = ((2, -position[1]),)
+    reports = list(iterate(toy.shuffle_array(position), kernels, Workspace(4, tt_bits=10),
+                           Limit(depth=6), history=history))
+    assert [r.score for r in reports] == [
+        toy.shuffle_minimax(position, depth, earlier) for depth in range(1, 7)
+    ]

@@ -556,3 +556,12 @@ SHUFFLE_KERNELS = (
     shuffle_generate, shuffle_make, shuffle_unmake, shuffle_evaluate_kernel,
     shuffle_key_kernel, shuffle_order, shuffle_terminal,
 )
+
+
+# ---------------------------------------------------------------- no chance at all
+
+
+@cfunc(expectimax.CHANCE, cache=True, nogil=True)
+def no_chance(state, outcomes, weights):
+    """The chance kernel of a game without chance: expectimax must then be minimax."""
+    return 0
