@@ -42,6 +42,10 @@ caller's `stop[0]` and its own `timeout[0]` every 1024 nodes and is compiled
 reported as such and its result must be discarded. ctx[HORIZON] counts the leaves
 cut by depth (or by a repetition, or by a stored result that was): an iteration that
 ends with none has solved the position, and deeper iterations would repeat it.
+
+For whoever edits a compiled search here: pass no constant (`INF`, `True`) straight
+to a recursive call. numba then compiles a second, literal-typed version of the
+function, and the cached pair crashed when loaded from numba's disk cache.
 """
 
 from __future__ import annotations
@@ -174,6 +178,40 @@ def _from_tt(score, ply):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def probe_tt(tt, slot, here, depth, ply, may_cut, alpha, beta, ctx):
+    """(cut, score, hash move) from the table: cut when a stored result deep enough
+    settles the window (`may_cut`: not at the root nor on the principal variation)."""
+    if tt[slot, 0] != here:
+        return False, 0, -1
+    ctx[TT_HITS] += 1
+    stored_depth = tt[slot, 3] >> 2
+    bound = tt[slot, 3] & 3
+    if may_cut and stored_depth >= depth:
+        stored = _from_tt(tt[slot, 2], ply)
+        if (
+            bound == EXACT
+            or (bound == LOWER and stored >= beta)
+            or (bound == UPPER and stored <= alpha)
+        ):
+            if stored_depth != SOLVED:
+                ctx[HORIZON] += 1  # a result with a horizon below it
+            return True, stored, tt[slot, 1]
+    return False, 0, tt[slot, 1]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def store_tt(tt, slot, here, move, score, depth, bound, ctx, horizon_before):
+    """Store a result (score already made ply-independent); SOLVED when no leaf below
+    was cut by depth since `horizon_before`. Deeper and exact results are kept."""
+    stored_depth = SOLVED if ctx[HORIZON] == horizon_before else depth
+    if tt[slot, 0] != here or (tt[slot, 3] >> 2) <= stored_depth or bound == EXACT:
+        tt[slot, 0] = here
+        tt[slot, 1] = move
+        tt[slot, 2] = score
+        tt[slot, 3] = stored_depth * 4 + bound
+
+
+@njit(cache=True, nogil=True, inline="always")
 def repeated(path, seen, at, here):
     """Whether key `here` (about to be path[at]) occurs in path[:at] (history and path)."""
     if seen[here & (SEEN_SIZE - 1)] == 0:
@@ -272,23 +310,11 @@ def negamax(
 
     horizon_before = ctx[HORIZON]
     slot = here & (tt.shape[0] - 1)
-    hash_move = -1
-    is_pv = beta - alpha > 1
-    if tt[slot, 0] == here:
-        ctx[TT_HITS] += 1
-        hash_move = tt[slot, 1]
-        stored_depth = tt[slot, 3] >> 2
-        bound = tt[slot, 3] & 3
-        if ply > 0 and not is_pv and stored_depth >= depth:
-            stored = _from_tt(tt[slot, 2], ply)
-            if (
-                bound == EXACT
-                or (bound == LOWER and stored >= beta)
-                or (bound == UPPER and stored <= alpha)
-            ):
-                if stored_depth != SOLVED:
-                    ctx[HORIZON] += 1
-                return stored
+    cut, stored, hash_move = probe_tt(
+        tt, slot, here, depth, ply, ply > 0 and beta - alpha <= 1, alpha, beta, ctx
+    )
+    if cut:
+        return stored
 
     count = generate(state, moves[ply], False)
     if count == 0:
@@ -370,10 +396,5 @@ def negamax(
         bound = EXACT
     else:
         bound = UPPER
-    stored_depth = SOLVED if ctx[HORIZON] == horizon_before else depth
-    if tt[slot, 0] != here or (tt[slot, 3] >> 2) <= stored_depth or bound == EXACT:
-        tt[slot, 0] = here
-        tt[slot, 1] = best_move
-        tt[slot, 2] = _to_tt(best, ply)
-        tt[slot, 3] = stored_depth * 4 + bound
+    store_tt(tt, slot, here, best_move, _to_tt(best, ply), depth, bound, ctx, horizon_before)
     return best

@@ -66,15 +66,15 @@ from aviary.search.alphabeta import (
     ROOT,
     SEEN_SIZE,
     SELDEPTH,
-    SOLVED,
     STATE,
-    TT_HITS,
     UPPER,
     Workspace,
     _from_tt,
     _pick,
     _poll,
+    probe_tt,
     repeated,
+    store_tt,
 )
 from aviary.search.clock import Limit, StopTimer
 from aviary.search.deepening import Kernels, RawReport
@@ -131,22 +131,10 @@ def search(
         ctx[SALT] = here  # the root's key: entries of other roots' searches never match
     probe = here ^ ((ply + 1) * PLY_MULTIPLIER) ^ ctx[SALT]
     slot = probe & (tt.shape[0] - 1)
-    hash_move = -1
-    if tt[slot, 0] == probe:
-        ctx[TT_HITS] += 1
-        hash_move = tt[slot, 1]
-        stored_depth = tt[slot, 3] >> 2
-        bound = tt[slot, 3] & 3
-        if ply > 0 and stored_depth >= depth:
-            stored = tt[slot, 2]
-            if (
-                bound == EXACT
-                or (bound == LOWER and stored >= beta)
-                or (bound == UPPER and stored <= alpha)
-            ):
-                if stored_depth != SOLVED:
-                    ctx[HORIZON] += 1
-                return stored
+    # scores are stored as they are: the key holds the ply (no mate-score shift, 0)
+    cut, stored, hash_move = probe_tt(tt, slot, probe, depth, 0, ply > 0, alpha, beta, ctx)
+    if cut:
+        return stored
 
     count = chance(state, moves[ply], scores[ply])
     is_chance = count > 0
@@ -284,12 +272,7 @@ def search(
                 best = known // total
     seen[here & (SEEN_SIZE - 1)] -= 1
 
-    stored_depth = SOLVED if ctx[HORIZON] == horizon_before else depth
-    if tt[slot, 0] != probe or (tt[slot, 3] >> 2) <= stored_depth or bound == EXACT:
-        tt[slot, 0] = probe
-        tt[slot, 1] = best_move
-        tt[slot, 2] = best
-        tt[slot, 3] = stored_depth * 4 + bound
+    store_tt(tt, slot, probe, best_move, best, depth, bound, ctx, horizon_before)
     return best
 
 
