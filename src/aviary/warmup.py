@@ -16,6 +16,7 @@ from aviary.errors import ArgumentParser
 WARMUP_MODULES: list[str] = [
     "aviary.games.pikachu.engine",
     "aviary.games.pikachu.baseline",
+    "aviary.games.pikachu.endgame",
     "aviary.sebastian.solver",
     "aviary.horizon.viterbi",
 ]

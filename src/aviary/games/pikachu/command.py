@@ -7,6 +7,11 @@ better board as its search deepens and this process passes on each legal one; it
 exits on its own `margin(SECONDS)` before SECONDS have passed since the *process*
 started, interpreter start-up included (measured: 0.16-0.44 s to spare for SECONDS
 of 1-10 on this 2-core machine at load 9).
+
+A Pikachu-only ending in the solved tables (`endgame.py`) is answered from the
+cached table instead of the engine: the exact move, and one line on stderr such as
+`table: win in 7` (plies). A table not built yet is never built here (no deadline
+could pay for it); the engine searches as usual and stderr says so.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import sys
 import time
 
 from aviary.errors import NoMoveError, UsageError
-from aviary.games.pikachu import quick, rules
+from aviary.games.pikachu import endgame, quick, rules
 from aviary.search.clock import process_age
 
 USAGE = "usage: aviary pikachu N PLAYER BOARD SECONDS"
@@ -98,7 +103,7 @@ def think(argv: list[str]) -> int:
     position = rules.parse(int(size), board, player)
     remaining = float(deadline) - time.monotonic()
     if remaining > 0.01:
-        for report in engine.think(position, Limit(time=remaining)):
+        for report in engine.think(position, Limit(time=remaining), tables="cached"):
             print(report.board, flush=True)
     return 0
 
@@ -149,6 +154,13 @@ def main(argv: list[str]) -> int:
 
     printer = Printer()
     printer.board(rules.format_board(rules.play(position, quick.best_move(position))))
+    if endgame.covers(position):
+        verdict = endgame.probe(position, use="cached")
+        if verdict is not None and verdict.move is not None:
+            print(f"table: {verdict.describe()}", file=sys.stderr, flush=True)
+            printer.board(rules.format_board(rules.play(position, verdict.move)))
+            return 0
+        print("table: not built yet (aviary warmup builds it)", file=sys.stderr, flush=True)
     if position.n <= MAX_KERNEL_N and deadline - time.monotonic() > 0.05:
         relay(position, deadline, printer)
     return 0

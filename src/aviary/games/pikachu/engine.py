@@ -10,7 +10,9 @@ of chasing them around forever. Tactics (captures, recaptures, promotions) are
 left to the quiescence search rather than guessed statically.
 
 `think` is the anytime generator (a `Report` per completed depth); `best_move`
-is the one-call form the arena uses.
+is the one-call form the arena uses. A Pikachu-only ending small enough for the
+solved tables (`endgame.py`) is answered from them instead: one Report with the
+table's move and its exact result as a mate score.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import numpy as np
 from numba import cfunc, njit
 
 from aviary.errors import NoMoveError
-from aviary.games.pikachu import kernels, quick, rules
+from aviary.games.pikachu import endgame, kernels, quick, rules
 from aviary.games.pikachu.kernels import BOARD, N_SLOT, SIDE_SLOT
 from aviary.search import alphabeta
 from aviary.search.alphabeta import MATE, Workspace
@@ -155,13 +157,30 @@ def _report(position: rules.Position, raw: RawReport) -> Report:
     )
 
 
-def think(position: rules.Position, limit: Limit) -> Iterator[Report]:
+def _table_report(position: rules.Position, verdict: endgame.Verdict) -> Report:
+    """The solved tables' answer as a Report: a win or loss in d plies is a mate score."""
+    assert verdict.move is not None
+    sign = {endgame.WIN: 1, endgame.DRAW: 0, endgame.LOSS: -1}[verdict.result]
+    score = sign * (MATE - verdict.distance)
+    board = rules.format_board(rules.play(position, verdict.move))
+    return Report(verdict.distance, score, verdict.move, board, (verdict.move,), 0, 0.0, 0.0)
+
+
+def think(
+    position: rules.Position, limit: Limit, *, tables: endgame.Use = "build"
+) -> Iterator[Report]:
     """Yield a `Report` after each completed depth until `limit`; nothing if no legal move.
 
-    Boards larger than the kernels support (n > 32) get one report from the
-    rules-based quick player.
+    A position in the endgame tables gets one report, the table's; `tables` says
+    whether to build a missing table ("build"), use only cached ones ("cached"),
+    or search without them ("off"). Boards larger than the kernels support
+    (n > 32) get one report from the rules-based quick player.
     """
     if not rules.legal_moves(position):
+        return
+    verdict = endgame.probe(position, use=tables)
+    if verdict is not None:
+        yield _table_report(position, verdict)
         return
     if position.n > kernels.MAX_N:
         move = quick.best_move(position)
@@ -174,7 +193,8 @@ def think(position: rules.Position, limit: Limit) -> Iterator[Report]:
 
 
 def best_move(
-    position: rules.Position, *, time: float | None = None, depth: int | None = None
+    position: rules.Position, *, time: float | None = None, depth: int | None = None,
+    tables: endgame.Use = "build",
 ) -> rules.Move:
     """The engine's move within `time` seconds and/or to `depth` plies (default: 1 s).
 
@@ -191,7 +211,7 @@ def best_move(
     started = clock.monotonic()
     move = moves[0]
     limit = Limit(time=None if time is None else budget(time), depth=depth)
-    for report in think(position, limit):
+    for report in think(position, limit, tables=tables):
         move = report.move
         if time is not None and clock.monotonic() - started > 0.45 * time:
             break

@@ -1,0 +1,349 @@
+"""Solved Pikachu-only endings: exact win / draw / loss and distance, built once, cached.
+
+With only Pikachus left (no Pichus), n = 8 and at most `MAX_PIECES` pieces on the
+board, every position is solved by retrograde analysis (`aviary.search.retrograde`
+over the kernels in `endgame_kernels.py`): the value for the side to move and the
+number of plies to the end (a side with no piece or no legal move loses, as in
+`rules.winner`). Winning moves take the shortest way, losing ones resist longest.
+
+The tables are cached in the user's cache directory (`AVIARY_CACHE_DIR` overrides
+it), one file per group of materials, named by a digest of the rules and of the
+code that builds them, so a change there is never answered from a stale table.
+A missing, corrupt or truncated file is rebuilt (with a one-line notice on stderr)
+on first use, or ahead of time by `aviary warmup`.
+
+`probe(position)` is the whole interface for players: a `Verdict` (result, distance,
+the table's move) or None when the position is not in the tables. This module
+imports only the standard library at load time, so the course command line can ask
+`covers(position)` before numpy or numba is loaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import tempfile
+import time
+import zipfile
+from dataclasses import dataclass
+from math import comb
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from aviary.games.pikachu import rules
+
+if TYPE_CHECKING:
+    import numpy as np
+
+SIZES = (8,)  # board sizes with tables
+MAX_PIECES = 4  # both sides together
+WIN, DRAW, LOSS = 1, 0, -1  # as in aviary.search.retrograde
+Use = Literal["build", "cached", "off"]  # build missing tables, only read cached ones, or none
+_WORDS = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+_HERE = Path(__file__).resolve().parent
+_SOURCES = (
+    _HERE / "rules.py",
+    _HERE / "endgame_kernels.py",
+    _HERE.parent.parent / "search" / "retrograde.py",
+)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The table's value of a position for the side to move, and its best move."""
+
+    result: int  # WIN, DRAW or LOSS
+    distance: int  # plies to the end with best play (0 for a draw)
+    move: rules.Move | None  # None only when the side to move has no legal move
+
+    def describe(self) -> str:
+        """`win in 7`, `loss in 4`, `draw` (distances in plies)."""
+        word = _WORDS[self.result]
+        return word if self.result == DRAW else f"{word} in {self.distance}"
+
+
+# ---- which positions, and their numbers (the plain-Python twin of endgame_kernels) ----
+
+
+def material(position: rules.Position) -> tuple[int, int] | None:
+    """(Pikachus of the side to move, Pikachus of the other side) if in the tables, else None."""
+    if position.n not in SIZES or set(position.board) - set("WB."):
+        return None
+    white, black = position.board.count("W"), position.board.count("B")
+    if not white or not black or white + black > MAX_PIECES:
+        return None
+    return (white, black) if position.player == "w" else (black, white)
+
+
+def covers(position: rules.Position) -> bool:
+    """Whether `position` is in the tables (cheap: no table is read)."""
+    return material(position) is not None
+
+
+def group_of(mover: int, other: int) -> tuple[int, int]:
+    """The group holding a material: (larger side, smaller side)."""
+    return (max(mover, other), min(mover, other))
+
+
+def groups(max_pieces: int = MAX_PIECES) -> list[tuple[int, int]]:
+    """Every group up to `max_pieces` pieces, smallest first (the order they are built in)."""
+    return [(total - small, small) for total in range(2, max_pieces + 1)
+            for small in range(1, total // 2 + 1)]
+
+
+def part_size(mover: int, other: int, squares: int = 64) -> int:
+    return comb(squares, mover) * comb(squares - mover, other)
+
+
+def part_offset(mover: int, other: int, squares: int = 64) -> int:
+    """Where material (mover, other) starts in its group's table."""
+    return 0 if mover >= other else part_size(other, mover, squares)
+
+
+def group_size(group: tuple[int, int], squares: int = 64) -> int:
+    a, b = group
+    return part_size(a, b, squares) * (1 if a == b else 2)
+
+
+def rank(mover: list[int], other: list[int], squares: int = 64) -> int:
+    """Index in its material's part: colex rank of both square sets (see endgame_kernels)."""
+    mover, other = sorted(mover), sorted(other)
+    first = sum(comb(square, k + 1) for k, square in enumerate(mover))
+    compressed = [square - sum(1 for m in mover if m < square) for square in other]
+    second = sum(comb(square, k + 1) for k, square in enumerate(compressed))
+    return first * comb(squares - len(mover), len(other)) + second
+
+
+def _unrank_combination(rank: int, count: int, squares: int) -> list[int]:
+    values = []
+    top = squares - 1
+    for k in range(count, 0, -1):
+        while comb(top, k) > rank:
+            top -= 1
+        values.append(top)
+        rank -= comb(top, k)
+        top -= 1
+    return values[::-1]
+
+
+def unrank(index: int, mover: int, other: int, squares: int = 64) -> tuple[list[int], list[int]]:
+    """Sorted squares of both sides of position `index` of material (mover, other)."""
+    first, second = divmod(index, comb(squares - mover, other))
+    movers = _unrank_combination(first, mover, squares)
+    others = []
+    for square in _unrank_combination(second, other, squares - mover):
+        for m in movers:
+            if m <= square:
+                square += 1
+        others.append(square)
+    return movers, others
+
+
+def position_at(group: tuple[int, int], index: int, player: rules.Player = "w",
+                n: int = 8) -> rules.Position:
+    """The position at `index` of a group's table, `player` (either colour) to move."""
+    squares = n * n
+    a, b = group
+    first = part_size(a, b, squares)
+    mover, other = (a, b) if index < first or a == b else (b, a)
+    movers, others = unrank(index - part_offset(mover, other, squares), mover, other, squares)
+    cells = ["."] * squares
+    for square in movers:
+        cells[square] = player.upper()
+    for square in others:
+        cells[square] = rules.opponent(player).upper()
+    return rules.Position(n, "".join(cells), player)
+
+
+def index_of(position: rules.Position) -> tuple[tuple[int, int], int]:
+    """(group, index in the group's table) of a position the tables cover."""
+    found = material(position)
+    assert found is not None, "position not in the tables"
+    mover_piece = "W" if position.player == "w" else "B"
+    other_piece = "B" if mover_piece == "W" else "W"
+    mover = [s for s, piece in enumerate(position.board) if piece == mover_piece]
+    other = [s for s, piece in enumerate(position.board) if piece == other_piece]
+    squares = position.n * position.n
+    return group_of(*found), part_offset(*found, squares) + rank(mover, other, squares)
+
+
+# ---- the cache ----
+
+
+def cache_dir() -> Path:
+    override = os.environ.get("AVIARY_CACHE_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("aviary"))
+
+
+def table_key() -> str:
+    digest = hashlib.sha256()
+    for source in _SOURCES:
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def table_path(group: tuple[int, int], n: int = 8) -> Path:
+    return cache_dir() / f"pikachu-endgame-n{n}-{group[0]}v{group[1]}-{table_key()}.npz"
+
+
+def _read(path: Path, size: int) -> np.ndarray | None:
+    """The packed table in `path`, or None if absent, truncated or corrupt."""
+    import numpy as np
+
+    try:
+        with np.load(path) as data:
+            table, digest = data["table"], data["sha256"]
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+        return None
+    if table.shape != (size,) or table.dtype != np.int16:
+        return None
+    if hashlib.sha256(table.tobytes()).hexdigest() != bytes(digest).decode(errors="replace"):
+        return None
+    return table
+
+
+def _write(path: Path, table: np.ndarray) -> None:
+    import numpy as np
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    digest = np.frombuffer(hashlib.sha256(table.tobytes()).hexdigest().encode(), dtype=np.uint8)
+    fd, tmp = tempfile.mkstemp(prefix=path.stem, suffix=".tmp.npz", dir=path.parent)
+    os.close(fd)
+    try:
+        np.savez(tmp, table=table, sha256=digest)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+# ---- building and loading ----
+
+_loaded: dict[tuple[int, int, int], np.ndarray] = {}
+
+
+def build(group: tuple[int, int], n: int = 8) -> np.ndarray:
+    """Solve one group (its smaller groups must be loadable): packed codes distance*4 + result+1."""
+    import numpy as np
+
+    from aviary.games.pikachu import endgame_kernels as kernels
+    from aviary.search import retrograde
+
+    a, b = group
+    squares = n * n
+
+    def exits(mover: int, other: int) -> np.ndarray:
+        """The packed table of material (mover, other) that a capture leads to."""
+        if mover == 0:
+            return np.zeros(0, dtype=np.int16)
+        table = load(group_of(mover, other), n)
+        assert table is not None
+        start = part_offset(mover, other, squares)
+        return table[start : start + part_size(mover, other, squares)]
+
+    data = (n, a, b, squares, kernels.binomials(squares), exits(b - 1, a), exits(a - 1, b))
+    result, distance = retrograde.solve(
+        group_size(group, squares), kernels.children, kernels.predecessors, data,
+        max_moves=max(a, b) * 2 * (n - 1))
+    return (distance.astype(np.int16) << 2) | (result + 1).astype(np.int16)
+
+
+def load(group: tuple[int, int], n: int = 8, *, build_missing: bool = True) -> np.ndarray | None:
+    """A group's packed table: from memory, from the cache, or built (and saved) now."""
+    key = (n, *group)
+    if key in _loaded:
+        return _loaded[key]
+    path = table_path(group, n)
+    table = _read(path, group_size(group, n * n))
+    if table is None:
+        if not build_missing:
+            return None
+        if path.exists():
+            print(f"aviary: rebuilding the corrupt Pikachu endgame table {path}",
+                  file=sys.stderr, flush=True)
+        started = time.monotonic()
+        table = build(group, n)
+        try:
+            _write(path, table)
+        except OSError as error:  # a read-only cache costs time, never the answer
+            print(f"aviary: could not save the Pikachu endgame table to {path}: {error}",
+                  file=sys.stderr)
+        elapsed = time.monotonic() - started
+        print(f"aviary: solved Pikachu endings {group[0]} v {group[1]} (n = {n}, "
+              f"{len(table):,} positions) in {elapsed:.1f} s", file=sys.stderr, flush=True)
+    _loaded[key] = table
+    return table
+
+
+def _value(table: np.ndarray, index: int) -> tuple[int, int]:
+    code = int(table[index])
+    return (code & 3) - 1, code >> 2
+
+
+def probe(position: rules.Position, *, use: Use = "build") -> Verdict | None:
+    """The table's verdict on `position`, or None if not covered (or not cached, with "cached").
+
+    The move: the shortest win, else a drawing move, else the longest resistance.
+    """
+    found = material(position)
+    if found is None or use == "off":
+        return None
+    build_missing = use == "build"
+    group, index = index_of(position)
+    table = load(group, position.n, build_missing=build_missing)
+    if table is None:
+        return None
+    result, distance = _value(table, index)
+    best: tuple[int, rules.Move] | None = None
+    for move in rules.legal_moves(position):
+        after = rules.play(position, move)
+        if rules.winner(after) == position.player:  # took the last piece
+            there, plies = LOSS, 0
+        else:
+            child_group, child_index = index_of(after)
+            child_table = load(child_group, position.n, build_missing=build_missing)
+            if child_table is None:
+                return None
+            there, plies = _value(child_table, child_index)
+        # our result is the opposite of theirs; prefer short wins, then draws, then long losses
+        preference = {LOSS: 10**6 - plies, DRAW: 0, WIN: -(10**6) + plies}[there]
+        if best is None or preference > best[0]:
+            best = (preference, move)
+    return Verdict(result, distance, None if best is None else best[1])
+
+
+def warmup() -> None:
+    """Build (or check) every table, so that no game waits for a solve."""
+    for n in SIZES:
+        for group in groups():
+            load(group, n)
+
+
+def tally(n: int = 8, max_pieces: int = MAX_PIECES) -> dict[tuple[int, int], dict[str, int]]:
+    """Per material (mover, other): how many positions are won, drawn, lost for the mover,
+    and the longest win, from the tables (built if missing)."""
+    import numpy as np
+
+    squares = n * n
+    counts: dict[tuple[int, int], dict[str, int]] = {}
+    for group in groups(max_pieces):
+        table = load(group, n)
+        assert table is not None
+        a, b = group
+        for mover, other in {(a, b), (b, a)}:
+            start = part_offset(mover, other, squares)
+            part = table[start : start + part_size(mover, other, squares)]
+            result, distance = (part & 3) - 1, part >> 2
+            counts[(mover, other)] = {
+                "win": int(np.count_nonzero(result == WIN)),
+                "draw": int(np.count_nonzero(result == DRAW)),
+                "loss": int(np.count_nonzero(result == LOSS)),
+                "longest_win": int(distance[result == WIN].max(initial=0)),
+                "longest_loss": int(distance[result == LOSS].max(initial=0)),
+            }
+    return dict(sorted(counts.items()))
