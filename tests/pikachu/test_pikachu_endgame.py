@@ -216,7 +216,10 @@ def fresh_cache(tmp_path, monkeypatch):
 
 
 def test_tables_are_saved_and_read_back_without_a_new_solve(fresh_cache, capsys):
+    stale = fresh_cache / "pikachu-endgame-n8-2v1-0123456789ab.npz"  # older rules' table
+    stale.write_bytes(b"old")
     built = endgame.load((2, 1)).copy()
+    assert not stale.exists()
     assert "solved Pikachu endings 2 v 1" in capsys.readouterr().err
     assert endgame.table_path((2, 1)).exists() and endgame.table_path((1, 1)).exists()
     endgame._loaded.clear()
@@ -253,6 +256,19 @@ def test_cached_use_never_builds(fresh_cache):
     assert endgame.probe(position, use="off") is None
     assert not list(fresh_cache.iterdir())
     assert endgame.probe(position) is not None
+
+
+def test_engine_under_a_time_limit_reads_tables_but_never_builds_them(fresh_cache):
+    position = rules.Position(8, "W" + "." * 8 + "B" + "." * 54, "w")
+    reports = list(engine.think(position, Limit(time=0.3)))
+    assert reports and reports[-1].nodes > 0  # searched: no table yet
+    assert not list(fresh_cache.iterdir())
+    reports = list(engine.think(position, Limit(depth=3)))  # no time limit: built first
+    assert len(reports) == 1 and reports[0].nodes == 0
+    assert reports[0].move == endgame.probe(position).move
+    assert endgame.table_path((1, 1)).exists()
+    reports = list(engine.think(position, Limit(time=0.3)))  # now cached: read
+    assert len(reports) == 1 and reports[0].nodes == 0
 
 
 def test_a_change_to_the_rules_or_solver_changes_the_file_name():

@@ -8,7 +8,8 @@ number of plies to the end (a side with no piece or no legal move loses, as in
 
 The tables are cached in the user's cache directory (`AVIARY_CACHE_DIR` overrides
 it), one file per group of materials, named by a digest of the rules and of the
-code that builds them, so a change there is never answered from a stale table.
+code that builds them, so a change there is never answered from a stale table
+(the stale file is deleted when its successor is saved).
 A missing, corrupt or truncated file is rebuilt (with a one-line notice on stderr)
 on first use, or ahead of time by `aviary warmup`.
 
@@ -29,7 +30,7 @@ import zipfile
 from dataclasses import dataclass
 from math import comb
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from aviary.games.pikachu import rules
 
@@ -220,6 +221,10 @@ def _write(path: Path, table: np.ndarray) -> None:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+    stem = path.name.rsplit("-", 1)[0]
+    for stale in path.parent.glob(f"{stem}-*.npz"):  # tables of older rules or code
+        if stale != path and len(stale.name) == len(path.name):
+            stale.unlink(missing_ok=True)
 
 
 # ---- building and loading ----
@@ -324,13 +329,13 @@ def warmup() -> None:
             load(group, n)
 
 
-def tally(n: int = 8, max_pieces: int = MAX_PIECES) -> dict[tuple[int, int], dict[str, int]]:
-    """Per material (mover, other): how many positions are won, drawn, lost for the mover,
-    and the longest win, from the tables (built if missing)."""
+def tally(n: int = 8, max_pieces: int = MAX_PIECES) -> dict[tuple[int, int], dict[str, Any]]:
+    """Per material (mover, other): positions won, drawn, lost for the side to move, the
+    longest win and loss, and wins by distance, from the tables (built if missing)."""
     import numpy as np
 
     squares = n * n
-    counts: dict[tuple[int, int], dict[str, int]] = {}
+    counts: dict[tuple[int, int], dict[str, Any]] = {}
     for group in groups(max_pieces):
         table = load(group, n)
         assert table is not None
@@ -345,5 +350,8 @@ def tally(n: int = 8, max_pieces: int = MAX_PIECES) -> dict[tuple[int, int], dic
                 "loss": int(np.count_nonzero(result == LOSS)),
                 "longest_win": int(distance[result == WIN].max(initial=0)),
                 "longest_loss": int(distance[result == LOSS].max(initial=0)),
+                "wins_by_distance": {int(d): int(k) for d, k in
+                                     zip(*np.unique(distance[result == WIN], return_counts=True),
+                                         strict=True)},
             }
     return dict(sorted(counts.items()))

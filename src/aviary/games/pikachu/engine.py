@@ -167,18 +167,20 @@ def _table_report(position: rules.Position, verdict: endgame.Verdict) -> Report:
 
 
 def think(
-    position: rules.Position, limit: Limit, *, tables: endgame.Use = "build"
+    position: rules.Position, limit: Limit, *, tables: endgame.Use | None = None
 ) -> Iterator[Report]:
     """Yield a `Report` after each completed depth until `limit`; nothing if no legal move.
 
-    A position in the endgame tables gets one report, the table's; `tables` says
-    whether to build a missing table ("build"), use only cached ones ("cached"),
-    or search without them ("off"). Boards larger than the kernels support
-    (n > 32) get one report from the rules-based quick player.
+    A position in the endgame tables gets one report, the table's. `tables`: build a
+    missing table first ("build", seconds once per machine), use cached ones only
+    ("cached"), or search without them ("off"); by default "cached" under a time
+    limit (a build would overrun it) and "build" otherwise. Boards larger than the
+    kernels support (n > 32) get one report from the rules-based quick player.
     """
     if not rules.legal_moves(position):
         return
-    verdict = endgame.probe(position, use=tables)
+    use = tables or ("cached" if limit.time is not None else "build")
+    verdict = endgame.probe(position, use=use)
     if verdict is not None:
         yield _table_report(position, verdict)
         return
@@ -194,12 +196,12 @@ def think(
 
 def best_move(
     position: rules.Position, *, time: float | None = None, depth: int | None = None,
-    tables: endgame.Use = "build",
+    tables: endgame.Use | None = None,
 ) -> rules.Move:
     """The engine's move within `time` seconds and/or to `depth` plies (default: 1 s).
 
     With a time limit it stops early once another depth is unlikely to finish.
-    Raises NoMoveError when the side to move has no legal move.
+    `tables` as in `think`. Raises NoMoveError when the side to move has no legal move.
     """
     moves = rules.legal_moves(position)
     if not moves:
