@@ -11,6 +11,7 @@ the same run on the first `--baseline-positions` of the same positions: the same
 engine with the tables switched off (search alone), as before the tables existed.
 
     python benchmarks/pikachu_endgames.py --positions 100 --time 0.5
+    python benchmarks/pikachu_endgames.py --min-distance 3      # only wins that need a plan
 """
 
 from __future__ import annotations
@@ -71,7 +72,11 @@ def main() -> None:
     parser.add_argument("--min-distance", type=int, default=1,
                         help="only positions won in at least this many plies (3: needs a plan)")
     parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument("--pieces", type=int, default=endgame.MAX_PIECES,
+                        help="tables up to this many pieces (5: builds 229 M positions, "
+                             "minutes and 460 MB, for this measurement only)")
     args = parser.parse_args()
+    endgame.MAX_PIECES = args.pieces
 
     started = time.monotonic()
     counts = endgame.tally()

@@ -29,6 +29,9 @@ need (a tuple of arrays and numbers, passed through untouched):
 distance)`: int8 WIN/DRAW/LOSS and int16 plies per position. `max_moves` bounds
 both lists' lengths. Positions are processed level by level (distance 0, 1, ...),
 so every distance is exact; memory is 5 bytes per position during the solve.
+The two drivers are compiled once per process for each game's functions (numba
+does not cache code that takes functions as arguments on disk): a few seconds,
+paid once per table build.
 
 The set must be closed under the moves it lists as `j >= 0`; anything else is an
 exit. Solve a game's smaller tables first and read them in `children` (see

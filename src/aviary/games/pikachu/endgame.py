@@ -87,8 +87,10 @@ def group_of(mover: int, other: int) -> tuple[int, int]:
     return (max(mover, other), min(mover, other))
 
 
-def groups(max_pieces: int = MAX_PIECES) -> list[tuple[int, int]]:
-    """Every group up to `max_pieces` pieces, smallest first (the order they are built in)."""
+def groups(max_pieces: int | None = None) -> list[tuple[int, int]]:
+    """Every group up to `max_pieces` (default MAX_PIECES) pieces, smallest first (the order
+    they are built in)."""
+    max_pieces = MAX_PIECES if max_pieces is None else max_pieces
     return [(total - small, small) for total in range(2, max_pieces + 1)
             for small in range(1, total // 2 + 1)]
 
@@ -329,7 +331,7 @@ def warmup() -> None:
             load(group, n)
 
 
-def tally(n: int = 8, max_pieces: int = MAX_PIECES) -> dict[tuple[int, int], dict[str, Any]]:
+def tally(n: int = 8, max_pieces: int | None = None) -> dict[tuple[int, int], dict[str, Any]]:
     """Per material (mover, other): positions won, drawn, lost for the side to move, the
     longest win and loss, and wins by distance, from the tables (built if missing)."""
     import numpy as np
