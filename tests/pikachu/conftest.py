@@ -1,20 +1,14 @@
 """Pikachu tests never touch the user's cache: endgame tables go to a session temp dir."""
 
-import os
-
 import pytest
 
 
 @pytest.fixture(scope="session", autouse=True)
 def pikachu_cache(tmp_path_factory):
-    path = tmp_path_factory.mktemp("aviary-cache")
-    previous = os.environ.get("AVIARY_CACHE_DIR")
-    os.environ["AVIARY_CACHE_DIR"] = str(path)
-    yield path
-    if previous is None:
-        os.environ.pop("AVIARY_CACHE_DIR", None)
-    else:
-        os.environ["AVIARY_CACHE_DIR"] = previous
+    with pytest.MonkeyPatch.context() as patch:
+        path = tmp_path_factory.mktemp("aviary-cache")
+        patch.setenv("AVIARY_CACHE_DIR", str(path))
+        yield path
 
 
 @pytest.fixture(scope="session")

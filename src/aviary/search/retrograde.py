@@ -26,7 +26,9 @@ need (a tuple of arrays and numbers, passed through untouched):
         (p listed k times if k of its moves lead here), returning how many.
 
 `solve(size, children, predecessors, data, max_moves)` then returns `(result,
-distance)`: int8 WIN/DRAW/LOSS and int16 plies per position. `max_moves` bounds
+distance)`: int8 WIN/DRAW/LOSS and int16 plies per position; `pack` stores both in
+one int16 (`distance * 4 + result + 1`) and `packed_exit` turns a stored entry into
+the exit code of a move reaching it. `max_moves` bounds
 both lists' lengths. Positions are processed level by level (distance 0, 1, ...),
 so every distance is exact; memory is 5 bytes per position during the solve.
 The two drivers are compiled once per process for each game's functions (numba
@@ -65,6 +67,18 @@ def exit_result(code):
 @njit(cache=True, nogil=True)
 def exit_distance(code):
     return (-1 - code) // 3
+
+
+def pack(result: np.ndarray, distance: np.ndarray) -> np.ndarray:
+    """A solved table in one int16 per position, `distance * 4 + result + 1` (how tables
+    are stored, and read back by `packed_exit` when a larger table's moves reach them)."""
+    return (distance.astype(np.int16) << 2) | (result + 1).astype(np.int16)
+
+
+@njit(cache=True, nogil=True)
+def packed_exit(code):
+    """The exit code of a position whose packed table entry is `code`."""
+    return exit_code((code & 3) - 1, code >> 2)
 
 
 @njit(nogil=True)

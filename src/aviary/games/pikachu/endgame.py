@@ -6,10 +6,10 @@ over the kernels in `endgame_kernels.py`): the value for the side to move and th
 number of plies to the end (a side with no piece or no legal move loses, as in
 `rules.winner`). Winning moves take the shortest way, losing ones resist longest.
 
-The tables are cached in the user's cache directory (`AVIARY_CACHE_DIR` overrides
-it), one file per group of materials, named by a digest of the rules and of the
-code that builds them, so a change there is never answered from a stale table
-(the stale file is deleted when its successor is saved).
+The tables are cached with `aviary.cache` (user cache directory, `AVIARY_CACHE_DIR`
+overrides it), one file per group of materials, named by a digest of the rules and
+of the code that builds them, so a change there is never answered from a stale
+table (the stale file is deleted when its successor is saved).
 A missing, corrupt or truncated file is rebuilt (with a one-line notice on stderr)
 on first use, or ahead of time by `aviary warmup`.
 
@@ -22,16 +22,14 @@ imports only the standard library at load time, so the course command line can a
 from __future__ import annotations
 
 import hashlib
-import os
 import sys
-import tempfile
 import time
-import zipfile
 from dataclasses import dataclass
 from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from aviary.cache import cache_dir, read_table, write_table
 from aviary.games.pikachu import rules
 
 if TYPE_CHECKING:
@@ -174,15 +172,6 @@ def index_of(position: rules.Position) -> tuple[tuple[int, int], int]:
 # ---- the cache ----
 
 
-def cache_dir() -> Path:
-    override = os.environ.get("AVIARY_CACHE_DIR")
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("aviary"))
-
-
 def table_key() -> str:
     digest = hashlib.sha256()
     for source in _SOURCES:
@@ -194,48 +183,13 @@ def table_path(group: tuple[int, int], n: int = 8) -> Path:
     return cache_dir() / f"pikachu-endgame-n{n}-{group[0]}v{group[1]}-{table_key()}.npz"
 
 
-def _read(path: Path, size: int) -> np.ndarray | None:
-    """The packed table in `path`, or None if absent, truncated or corrupt."""
-    import numpy as np
-
-    try:
-        with np.load(path) as data:
-            table, digest = data["table"], data["sha256"]
-    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
-        return None
-    if table.shape != (size,) or table.dtype != np.int16:
-        return None
-    if hashlib.sha256(table.tobytes()).hexdigest() != bytes(digest).decode(errors="replace"):
-        return None
-    return table
-
-
-def _write(path: Path, table: np.ndarray) -> None:
-    import numpy as np
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    digest = np.frombuffer(hashlib.sha256(table.tobytes()).hexdigest().encode(), dtype=np.uint8)
-    fd, tmp = tempfile.mkstemp(prefix=path.stem, suffix=".tmp.npz", dir=path.parent)
-    os.close(fd)
-    try:
-        np.savez(tmp, table=table, sha256=digest)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    stem = path.name.rsplit("-", 1)[0]
-    for stale in path.parent.glob(f"{stem}-*.npz"):  # tables of older rules or code
-        if stale != path and len(stale.name) == len(path.name):
-            stale.unlink(missing_ok=True)
-
-
 # ---- building and loading ----
 
 _loaded: dict[tuple[int, int, int], np.ndarray] = {}
 
 
 def build(group: tuple[int, int], n: int = 8) -> np.ndarray:
-    """Solve one group (its smaller groups must be loadable): packed codes distance*4 + result+1."""
+    """Solve one group (smaller groups loaded or built first), packed (`retrograde.pack`)."""
     import numpy as np
 
     from aviary.games.pikachu import endgame_kernels as kernels
@@ -257,7 +211,7 @@ def build(group: tuple[int, int], n: int = 8) -> np.ndarray:
     result, distance = retrograde.solve(
         group_size(group, squares), kernels.children, kernels.predecessors, data,
         max_moves=max(a, b) * 2 * (n - 1))
-    return (distance.astype(np.int16) << 2) | (result + 1).astype(np.int16)
+    return retrograde.pack(result, distance)
 
 
 def load(group: tuple[int, int], n: int = 8, *, build_missing: bool = True) -> np.ndarray | None:
@@ -266,7 +220,7 @@ def load(group: tuple[int, int], n: int = 8, *, build_missing: bool = True) -> n
     if key in _loaded:
         return _loaded[key]
     path = table_path(group, n)
-    table = _read(path, group_size(group, n * n))
+    table = read_table(path, (group_size(group, n * n),), "int16")
     if table is None:
         if not build_missing:
             return None
@@ -276,7 +230,7 @@ def load(group: tuple[int, int], n: int = 8, *, build_missing: bool = True) -> n
         started = time.monotonic()
         table = build(group, n)
         try:
-            _write(path, table)
+            write_table(path, table)
         except OSError as error:  # a read-only cache costs time, never the answer
             print(f"aviary: could not save the Pikachu endgame table to {path}: {error}",
                   file=sys.stderr)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from aviary.search.retrograde import LOSS, exit_code
+from aviary.search.retrograde import LOSS, exit_code, packed_exit
 
 MAX_PIECES_PER_SIDE = 8
 
@@ -102,45 +102,59 @@ def _part(index, data):
     return b, a, index - first, 0
 
 
+# the four directions a Pikachu slides in: down, up, right, left (row step, column step)
+ROW_STEP = np.array([1, -1, 0, 0], dtype=np.int64)
+COLUMN_STEP = np.array([0, 0, 1, -1], dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _setup(index, data, mover, other):
+    """Unrank `index` into mover/other squares; (mover count, other count, quiet offset, cells)."""
+    squares, binom = data[3], data[4]
+    mover_count, other_count, local, quiet_offset = _part(index, data)
+    unrank(local, mover_count, other_count, squares, binom, mover, other)
+    cells = np.zeros(squares, dtype=np.int8)  # +1 mover, -1 other, 0 empty
+    for k in range(mover_count):
+        cells[mover[k]] = 1
+    for k in range(other_count):
+        cells[other[k]] = -1
+    return mover_count, other_count, quiet_offset, cells
+
+
+@njit(cache=True, nogil=True)
+def _with_move(squares, count, piece, to, out):
+    """`squares` with squares[piece] moved to `to`, sorted, into out."""
+    for k in range(count):
+        out[k] = squares[k]
+    out[piece] = to
+    _sort(out, count)
+
+
 @njit(cache=True, nogil=True)
 def children(index, out, data):
     """Retrograde `children`: quiet moves stay in the group, captures exit (see module doc).
 
     data = (n, a, b, n*n, binomials, exits from part (a, b), exits from part (b, a)),
-    exits being the smaller table's packed codes (distance * 4 + result + 1), or an
-    empty array when the capture takes the last piece.
+    exits being the smaller table's packed codes (`retrograde.pack`), or an empty
+    array when a capture takes the last piece.
     """
     n, squares, binom = data[0], data[3], data[4]
-    mover_count, other_count, local, quiet_offset = _part(index, data)
-    exits = data[5] if mover_count == data[1] else data[6]
     mover = np.empty(MAX_PIECES_PER_SIDE, dtype=np.int64)
     other = np.empty(MAX_PIECES_PER_SIDE, dtype=np.int64)
-    unrank(local, mover_count, other_count, squares, binom, mover, other)
-    cells = np.zeros(squares, dtype=np.int8)
-    for k in range(mover_count):
-        cells[mover[k]] = 1
-    for k in range(other_count):
-        cells[other[k]] = -1
+    mover_count, other_count, quiet_offset, cells = _setup(index, data, mover, other)
+    exits = data[5] if mover_count == data[1] else data[6]
     moved = np.empty(MAX_PIECES_PER_SIDE, dtype=np.int64)
     left = np.empty(MAX_PIECES_PER_SIDE, dtype=np.int64)
     count = 0
     for piece in range(mover_count):
-        start = mover[piece]
-        row = start // n
-        col = start - row * n
         for direction in range(4):
-            drow = 1 if direction == 0 else (-1 if direction == 1 else 0)
-            dcol = 1 if direction == 2 else (-1 if direction == 3 else 0)
-            r = row + drow
-            c = col + dcol
+            r = mover[piece] // n + ROW_STEP[direction]
+            c = mover[piece] % n + COLUMN_STEP[direction]
             captured = -1
             while 0 <= r < n and 0 <= c < n:
                 here = r * n + c
                 if cells[here] == 0:
-                    for k in range(mover_count):
-                        moved[k] = mover[k]
-                    moved[piece] = here
-                    _sort(moved, mover_count)
+                    _with_move(mover, mover_count, piece, here, moved)
                     if captured < 0:  # quiet: the other side moves next, same material
                         out[count] = quiet_offset + rank(
                             other, other_count, moved, mover_count, squares, binom)
@@ -152,15 +166,15 @@ def children(index, out, data):
                             if other[k] != captured:
                                 left[kept] = other[k]
                                 kept += 1
-                        code = exits[rank(left, kept, moved, mover_count, squares, binom)]
-                        out[count] = exit_code((code & 3) - 1, code >> 2)
+                        out[count] = packed_exit(
+                            exits[rank(left, kept, moved, mover_count, squares, binom)])
                     count += 1
                 elif cells[here] == -1 and captured < 0:
                     captured = here
                 else:
                     break
-                r += drow
-                c += dcol
+                r += ROW_STEP[direction]
+                c += COLUMN_STEP[direction]
     return count
 
 
@@ -168,34 +182,20 @@ def children(index, out, data):
 def predecessors(index, out, data):
     """Retrograde `predecessors`: the other side's piece slides back over empty squares."""
     n, squares, binom = data[0], data[3], data[4]
-    mover_count, other_count, local, quiet_offset = _part(index, data)
     mover = np.empty(MAX_PIECES_PER_SIDE, dtype=np.int64)
     other = np.empty(MAX_PIECES_PER_SIDE, dtype=np.int64)
-    unrank(local, mover_count, other_count, squares, binom, mover, other)
-    cells = np.zeros(squares, dtype=np.int8)
-    for k in range(mover_count):
-        cells[mover[k]] = 1
-    for k in range(other_count):
-        cells[other[k]] = -1
+    mover_count, other_count, quiet_offset, cells = _setup(index, data, mover, other)
     before = np.empty(MAX_PIECES_PER_SIDE, dtype=np.int64)
     count = 0
     for piece in range(other_count):
-        end = other[piece]
-        row = end // n
-        col = end - row * n
         for direction in range(4):
-            drow = 1 if direction == 0 else (-1 if direction == 1 else 0)
-            dcol = 1 if direction == 2 else (-1 if direction == 3 else 0)
-            r = row + drow
-            c = col + dcol
+            r = other[piece] // n + ROW_STEP[direction]
+            c = other[piece] % n + COLUMN_STEP[direction]
             while 0 <= r < n and 0 <= c < n and cells[r * n + c] == 0:
-                for k in range(other_count):
-                    before[k] = other[k]
-                before[piece] = r * n + c
-                _sort(before, other_count)
+                _with_move(other, other_count, piece, r * n + c, before)
                 out[count] = quiet_offset + rank(
                     before, other_count, mover, mover_count, squares, binom)
                 count += 1
-                r += drow
-                c += dcol
+                r += ROW_STEP[direction]
+                c += COLUMN_STEP[direction]
     return count
