@@ -196,6 +196,33 @@ def test_each_value_is_the_best_of_its_moves_values(endgame_tables, mover, other
             assert there == (-result, distance - 1)
 
 
+def test_in_a_drawn_position_the_table_move_draws_and_sets_the_most_traps(endgame_tables):
+    chooser = random.Random(5)
+    checked = 0
+    while checked < 12:
+        position = random_position(*chooser.choice([(3, 1), (2, 1), (2, 2)]), chooser)
+        verdict = endgame.probe(position)
+        assert verdict is not None
+        if verdict.result != 0:
+            continue
+        shares = {}
+        for move in rules.legal_moves(position):
+            after = rules.play(position, move)
+            if endgame.value(after) == (0, 0):
+                replies = rules.legal_moves(after)
+                losing = [r for r in replies if endgame.value(rules.play(after, r))[0] == 1]
+                shares[move] = len(losing) / len(replies)
+        assert verdict.move in shares and shares[verdict.move] == max(shares.values())
+        checked += 1
+
+
+def test_value_of_a_finished_game_and_of_positions_outside_the_tables(endgame_tables):
+    assert endgame.value(rules.Position(8, "W" + "." * 63, "b")) == (-1, 0)
+    assert endgame.value(rules.Position(8, "W" + "." * 63, "w")) is None
+    assert endgame.value(rules.Position(8, "WB" + "." * 62, "w"), use="off") is None
+    assert endgame.value(rules.Position(8, "Wb" + "." * 62, "w")) is None
+
+
 def test_which_positions_the_tables_cover():
     lone = "." * 63
     assert endgame.covers(rules.Position(8, "W" + "B" + lone[1:], "b"))

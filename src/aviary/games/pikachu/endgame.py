@@ -246,33 +246,56 @@ def _value(table: np.ndarray, index: int) -> tuple[int, int]:
     return (code & 3) - 1, code >> 2
 
 
+def value(position: rules.Position, *, use: Use = "build") -> tuple[int, int] | None:
+    """(WIN/DRAW/LOSS, distance in plies) for the side to move, or None if not in the tables.
+
+    A position whose side to move has no piece left is a loss in 0 (the game is over).
+    """
+    if use == "off" or position.n not in SIZES or set(position.board) - set("WB."):
+        return None
+    mine = position.board.count("W" if position.player == "w" else "B")
+    if not mine and 0 < len(position.board.replace(".", "")) <= MAX_PIECES:
+        return LOSS, 0  # the last piece was taken
+    if material(position) is None:
+        return None
+    group, index = index_of(position)
+    table = load(group, position.n, build_missing=use == "build")
+    return None if table is None else _value(table, index)
+
+
+def _blunder_share(position: rules.Position, use: Use) -> float:
+    """The share of the side to move's moves that lose (a trap for a fallible opponent)."""
+    moves = rules.legal_moves(position)
+    losing = 0
+    for move in moves:
+        found = value(rules.play(position, move), use=use)
+        losing += found is not None and found[0] == WIN
+    return losing / max(len(moves), 1)
+
+
 def probe(position: rules.Position, *, use: Use = "build") -> Verdict | None:
     """The table's verdict on `position`, or None if not covered (or not cached, with "cached").
 
-    The move: the shortest win, else a drawing move, else the longest resistance.
+    The move: the shortest win; else a drawing move, the one leaving the opponent the
+    largest share of losing replies; else the longest resistance.
     """
-    found = material(position)
-    if found is None or use == "off":
+    if material(position) is None:
         return None
-    build_missing = use == "build"
-    group, index = index_of(position)
-    table = load(group, position.n, build_missing=build_missing)
-    if table is None:
+    found = value(position, use=use)
+    if found is None:
         return None
-    result, distance = _value(table, index)
-    best: tuple[int, rules.Move] | None = None
+    result, distance = found
+    best: tuple[float, rules.Move] | None = None
     for move in rules.legal_moves(position):
         after = rules.play(position, move)
-        if rules.winner(after) == position.player:  # took the last piece
-            there, plies = LOSS, 0
-        else:
-            child_group, child_index = index_of(after)
-            child_table = load(child_group, position.n, build_missing=build_missing)
-            if child_table is None:
-                return None
-            there, plies = _value(child_table, child_index)
+        child = value(after, use=use)
+        if child is None:
+            return None
+        there, plies = child
         # our result is the opposite of theirs; prefer short wins, then draws, then long losses
-        preference = {LOSS: 10**6 - plies, DRAW: 0, WIN: -(10**6) + plies}[there]
+        preference: float = {LOSS: 10**6 - plies, DRAW: 0, WIN: -(10**6) + plies}[there]
+        if there == DRAW and result == DRAW:
+            preference = _blunder_share(after, use)
         if best is None or preference > best[0]:
             best = (preference, move)
     return Verdict(result, distance, None if best is None else best[1])
