@@ -30,8 +30,7 @@ def won_positions(mover: int, other: int, count: int, seed: int,
     """`count` random positions (all, if fewer exist) won for the side to move in at least
     `min_distance` plies."""
     group = endgame.group_of(mover, other)
-    table = endgame.load(group)
-    assert table is not None
+    table = np.asarray(endgame.load(group))
     start = endgame.part_offset(mover, other)
     part = table[start : start + endgame.part_size(mover, other)]
     won = np.flatnonzero(((part & 3) - 1 == endgame.WIN) & (part >> 2 >= min_distance))

@@ -7,14 +7,17 @@ the SHA-256 of its contents, so a truncated or damaged file reads as absent (and
 rebuilt by its owner). Names end in `-KEY.npz`, KEY a digest of whatever the table
 depends on; saving a table deletes the same table under older keys.
 
-numpy is imported only when a table is read or written: command lines that never
-touch a table do not pay for it.
+Reading needs no numpy (a table comes back as a flat memoryview), so a command line
+can look a position up in a few milliseconds; writing imports it.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
+import struct
+import sys
 import tempfile
 import zipfile
 from pathlib import Path
@@ -37,20 +40,43 @@ def _digest(table: np.ndarray) -> str:
     return hashlib.sha256(table.tobytes()).hexdigest()
 
 
-def read_table(path: Path, shape: tuple[int, ...], dtype: str) -> np.ndarray | None:
-    """The table saved in `path`, or None if absent, truncated, corrupt or of another shape."""
-    import numpy as np
+_NPY_TYPES = {"<i2": "h", "<i4": "i", "<i8": "q", "|u1": "B", "|i1": "b"}
 
+
+def _npy_payload(raw: bytes) -> tuple[str, tuple[int, ...], bytes]:
+    """(dtype descr, shape, data bytes) of a C-order .npy file, read without numpy."""
+    if raw[:6] != b"\x93NUMPY":
+        raise ValueError("not an .npy file")
+    if raw[6] == 1:
+        length, start = int.from_bytes(raw[8:10], "little"), 10
+    else:
+        length, start = int.from_bytes(raw[8:12], "little"), 12
+    header = ast.literal_eval(raw[start : start + length].decode("latin1"))
+    if header["fortran_order"]:
+        raise ValueError("Fortran order")
+    return header["descr"], tuple(header["shape"]), raw[start + length :]
+
+
+def read_table(path: Path, length: int, dtype: str) -> memoryview | None:
+    """The 1-d table saved in `path` as a flat memoryview (`numpy.asarray` views it without
+    a copy), or None if absent, truncated, corrupt or of another length or dtype.
+
+    Reads without numpy, so a command line can look a position up without loading it.
+    """
+    typecode = _NPY_TYPES.get(dtype)
+    if typecode is None or sys.byteorder != "little":
+        raise ValueError(f"unsupported table dtype {dtype} on a {sys.byteorder}-endian machine")
     try:
-        with np.load(path) as data:
-            table, digest = data["table"], data["sha256"]
-    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+        with zipfile.ZipFile(path) as archive:
+            descr, shape, data = _npy_payload(archive.read("table.npy"))
+            _, _, digest = _npy_payload(archive.read("sha256.npy"))
+    except (OSError, KeyError, ValueError, SyntaxError, EOFError, zipfile.BadZipFile):
         return None
-    if table.shape != shape or table.dtype != np.dtype(dtype):
+    if descr != dtype or shape != (length,) or len(data) != length * struct.calcsize(typecode):
         return None
-    if bytes(digest).decode(errors="replace") != _digest(table):
+    if digest.decode(errors="replace") != hashlib.sha256(data).hexdigest():
         return None
-    return table
+    return memoryview(data).cast(typecode)  # type: ignore[call-overload]
 
 
 def write_table(path: Path, table: np.ndarray) -> None:

@@ -95,7 +95,7 @@ def _data(group):
     def exits(mover, other):
         if mover == 0:
             return empty
-        table = endgame.load(endgame.group_of(mover, other))
+        table = np.asarray(endgame.load(endgame.group_of(mover, other)))
         start = endgame.part_offset(mover, other)
         return table[start : start + endgame.part_size(mover, other)]
 
@@ -144,7 +144,7 @@ def test_kernel_moves_are_the_rules_moves_and_predecessors_invert_them(mover, ot
 
 
 def _indices_with(group, result, distance, count, seed):
-    table = endgame.load(group)
+    table = np.asarray(endgame.load(group))
     found = np.flatnonzero(table == (distance << 2 | (result + 1)))
     chooser = random.Random(seed)
     return [int(i) for i in chooser.sample(list(found), min(count, len(found)))]
@@ -245,7 +245,7 @@ def fresh_cache(tmp_path, monkeypatch):
 def test_tables_are_saved_and_read_back_without_a_new_solve(fresh_cache, capsys):
     stale = fresh_cache / "pikachu-endgame-n8-2v1-0123456789ab.npz"  # older rules' table
     stale.write_bytes(b"old")
-    built = endgame.load((2, 1)).copy()
+    built = np.array(endgame.load((2, 1)))
     assert not stale.exists()
     assert "solved Pikachu endings 2 v 1" in capsys.readouterr().err
     assert endgame.table_path((2, 1)).exists() and endgame.table_path((1, 1)).exists()
@@ -257,7 +257,7 @@ def test_tables_are_saved_and_read_back_without_a_new_solve(fresh_cache, capsys)
 
 @pytest.mark.parametrize("damage", ["truncate", "flip", "garbage"])
 def test_a_damaged_table_file_is_rebuilt_with_a_notice(fresh_cache, capsys, damage):
-    built = endgame.load((2, 1)).copy()
+    built = np.array(endgame.load((2, 1)))
     path = endgame.table_path((2, 1))
     data = bytearray(path.read_bytes())
     if damage == "truncate":
@@ -346,6 +346,20 @@ def test_course_command_answers_from_the_table_with_a_stderr_line(endgame_tables
     assert result.returncode == 0
     assert result.stderr == "table: win in 7\n"
     assert result.stdout.splitlines()[-1] == rules.play(position, verdict.move).board
+
+
+def test_a_cached_table_is_probed_without_loading_numpy(endgame_tables):
+    position = _won_position((3, 1), 5)
+    script = (
+        "import sys\n"
+        "from aviary.games.pikachu import endgame, rules\n"
+        f"verdict = endgame.probe(rules.parse(8, {position.board!r}, {position.player!r}), "
+        "use='cached')\n"
+        "print(verdict.describe(), 'numpy' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=60, env={**os.environ, "AVIARY_CACHE_DIR": str(endgame_tables)})
+    assert result.stdout == "win in 5 False\n", result.stderr
 
 
 def test_course_command_without_the_table_still_answers_and_says_so(tmp_path):

@@ -185,7 +185,9 @@ def table_path(group: tuple[int, int], n: int = 8) -> Path:
 
 # ---- building and loading ----
 
-_loaded: dict[tuple[int, int, int], np.ndarray] = {}
+# packed tables (`retrograde.pack`) as flat int16 memoryviews: numpy.asarray views one
+# without a copy, and a lookup needs no numpy (the course command never imports it)
+_loaded: dict[tuple[int, int, int], memoryview] = {}
 
 
 def build(group: tuple[int, int], n: int = 8) -> np.ndarray:
@@ -205,7 +207,7 @@ def build(group: tuple[int, int], n: int = 8) -> np.ndarray:
         table = load(group_of(mover, other), n)
         assert table is not None
         start = part_offset(mover, other, squares)
-        return table[start : start + part_size(mover, other, squares)]
+        return np.asarray(table)[start : start + part_size(mover, other, squares)]
 
     data = (n, a, b, squares, kernels.binomials(squares), exits(b - 1, a), exits(a - 1, b))
     result, distance = retrograde.solve(
@@ -214,13 +216,15 @@ def build(group: tuple[int, int], n: int = 8) -> np.ndarray:
     return retrograde.pack(result, distance)
 
 
-def load(group: tuple[int, int], n: int = 8, *, build_missing: bool = True) -> np.ndarray | None:
-    """A group's packed table: from memory, from the cache, or built (and saved) now."""
+def load(group: tuple[int, int], n: int = 8, *, build_missing: bool = True) -> memoryview | None:
+    """A group's packed table: from memory, from the cache, or built (and saved) now.
+
+    With `build_missing` False a table not in the cache is None, never built."""
     key = (n, *group)
     if key in _loaded:
         return _loaded[key]
     path = table_path(group, n)
-    table = read_table(path, (group_size(group, n * n),), "int16")
+    table = read_table(path, group_size(group, n * n), "<i2")
     if table is None:
         if not build_missing:
             return None
@@ -228,9 +232,10 @@ def load(group: tuple[int, int], n: int = 8, *, build_missing: bool = True) -> n
             print(f"aviary: rebuilding the corrupt Pikachu endgame table {path}",
                   file=sys.stderr, flush=True)
         started = time.monotonic()
-        table = build(group, n)
+        built = build(group, n)
+        table = built.data
         try:
-            write_table(path, table)
+            write_table(path, built)
         except OSError as error:  # a read-only cache costs time, never the answer
             print(f"aviary: could not save the Pikachu endgame table to {path}: {error}",
                   file=sys.stderr)
@@ -241,7 +246,7 @@ def load(group: tuple[int, int], n: int = 8, *, build_missing: bool = True) -> n
     return table
 
 
-def _value(table: np.ndarray, index: int) -> tuple[int, int]:
+def _value(table: memoryview, index: int) -> tuple[int, int]:
     code = int(table[index])
     return (code & 3) - 1, code >> 2
 
@@ -321,7 +326,7 @@ def tally(n: int = 8, max_pieces: int | None = None) -> dict[tuple[int, int], di
         a, b = group
         for mover, other in {(a, b), (b, a)}:
             start = part_offset(mover, other, squares)
-            part = table[start : start + part_size(mover, other, squares)]
+            part = np.asarray(table)[start : start + part_size(mover, other, squares)]
             result, distance = (part & 3) - 1, part >> 2
             counts[(mover, other)] = {
                 "win": int(np.count_nonzero(result == WIN)),
