@@ -142,7 +142,9 @@ def relay(position: rules.Position, deadline: float, printer: Printer) -> None:
 
 def main(argv: list[str]) -> int:
     if argv in (["-h"], ["--help"]):
-        print(f"{USAGE}\n\nPrints better and better boards; the last line is the move.")
+        print(f"{USAGE}\n\nPrints better and better boards; the last line is the move.\n"
+              "Pikachu-only endings (n = 8, up to 4 pieces) are answered from the solved\n"
+              "tables `aviary warmup` builds, with `table: win in D` (or draw, loss) on stderr.")
         return 0
     started = time.monotonic() - process_age()
     position, seconds = parse_arguments(argv)
