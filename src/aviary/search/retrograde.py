@@ -37,7 +37,9 @@ paid once per table build.
 
 The set must be closed under the moves it lists as `j >= 0`; anything else is an
 exit. Solve a game's smaller tables first and read them in `children` (see
-`aviary.games.pikachu.endgame_kernels`, where a capture leaves the set).
+`aviary.games.pikachu.endgame_kernels`, where a capture leaves the set, and
+`aviary.games.pikachu.endgame` for ranking, building in order and caching with
+`aviary.cache`); `tests/search/test_retrograde.py` has the smallest complete game.
 """
 
 from __future__ import annotations
