@@ -2,9 +2,15 @@
 
 Files come from different machines and editors: UTF-8 or Latin-1 (or a mix,
 line by line), LF or CR LF endings, a byte-order mark, blank lines, stray
-bytes that decode as nothing. Each line is decoded as UTF-8 when it is valid
-UTF-8 and as Latin-1 otherwise (every byte is a Latin-1 character), so no
-file can make the reader fail; blank lines are skipped.
+bytes that decode as nothing, and tweets with a bare CR inside the text (an
+old Mac line break typed into the tweet: thousands of them in some years'
+files). So a record ends at LF (a CR right before it belongs to the ending)
+and a bare CR inside a record is whitespace: treating every CR as a line end
+would cut such a tweet in two and make its second half a line with no
+label. Only a file with no LF at all (a classic Mac file) ends its lines at
+CR. Each line is decoded as UTF-8 when it is valid UTF-8 and as Latin-1
+otherwise (every byte is a Latin-1 character), so no file can make the
+reader fail; blank lines are skipped.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ class Labeled:
 
 def read_lines(path: str | Path) -> list[str]:
     """The non-blank lines of a file, decoded (UTF-8, else Latin-1), without endings.
+
+    Lines end at LF (or CR LF); a bare CR inside a line reads as a space.
 
     Raises UsageError when the file is missing, unreadable, or has no
     non-blank line.
@@ -64,11 +72,22 @@ def _numbered_lines(path: Path) -> list[tuple[int, str]]:
         raise UsageError(f"classify: cannot read {path}: {error.strerror}") from None
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
-    numbered = [(number, _decode(line)) for number, line in enumerate(raw.splitlines(), 1)]
+    numbered = [(number, _decode(line)) for number, line in enumerate(_records(raw), 1)]
     numbered = [(number, line) for number, line in numbered if line.strip()]
     if not numbered:
         raise UsageError(f"classify: {path} is empty (no non-blank line)")
     return numbered
+
+
+def _records(raw: bytes) -> list[bytes]:
+    """The file's records, without endings: split at LF, a CR before it dropped,
+    every other CR made a space. A file without any LF splits at CR instead."""
+    if b"\n" not in raw:
+        return raw.split(b"\r")
+    records = raw.split(b"\n")
+    if not records[-1]:
+        records.pop()  # the file ends with LF: no record after it
+    return [record.removesuffix(b"\r").replace(b"\r", b" ") for record in records]
 
 
 def _decode(line: bytes) -> str:
