@@ -45,7 +45,7 @@ def sparse_corpus(seed: int) -> tuple[list[str], list[str]]:
     return texts, labels
 
 
-@pytest.mark.parametrize("event_model", ["multinomial", "bernoulli"])
+@pytest.mark.parametrize("event_model", ["multinomial", "bernoulli", "complement"])
 @pytest.mark.parametrize("seed", range(4))
 def test_cross_validation_shortcut_equals_refitting_from_raw_texts(event_model, seed):
     texts, labels = sparse_corpus(seed)
@@ -54,7 +54,7 @@ def test_cross_validation_shortcut_equals_refitting_from_raw_texts(event_model, 
     assert list(result.fold_accuracies) == refitted_fold_accuracies(model, texts, labels, 5, seed)
 
 
-@pytest.mark.parametrize("event_model", ["multinomial", "bernoulli"])
+@pytest.mark.parametrize("event_model", ["multinomial", "bernoulli", "complement"])
 def test_cross_validation_shortcut_equals_refitting_on_generated_city_tweets(event_model):
     tweets = generate(600, seed=11)
     model = NaiveBayes(event_model=event_model)   # default features: words, pairs, n-grams
