@@ -217,3 +217,21 @@ def test_package_exports_the_model_and_tokenizer():
 
     assert aviary.classify.NaiveBayes is NaiveBayes
     assert aviary.classify.Tokenizer is Tokenizer
+
+
+@pytest.mark.parametrize(("first", "then"), [("multinomial", "complement"),
+                                             ("complement", "multinomial"),
+                                             ("bernoulli", "bernoulli")])
+def test_reestimate_equals_a_fresh_fit_with_the_new_settings(first, then):
+    texts, labels, queries = random_corpus(31, n_classes=4)
+    model = NaiveBayes(event_model=first, alpha=1.0, tokenizer=WORDS_ONLY).fit(texts, labels)
+    model.reestimate(then, 0.2)
+    fresh = NaiveBayes(event_model=then, alpha=0.2, tokenizer=WORDS_ONLY).fit(texts, labels)
+    assert np.array_equal(model.predict_log_proba(queries), fresh.predict_log_proba(queries))
+
+
+def test_reestimate_refuses_to_switch_to_or_from_bernoulli():
+    model = NaiveBayes(event_model="multinomial", tokenizer=WORDS_ONLY)
+    model.fit(THREE_TEXTS, THREE_LABELS)
+    with pytest.raises(ValueError, match="Bernoulli"):
+        model.reestimate("bernoulli", 1.0)

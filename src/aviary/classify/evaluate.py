@@ -142,23 +142,26 @@ class _Tokenized:
     def cross_validate(
         self, settings: Sequence[tuple[EventModel, float]], k: int, seed: int
     ) -> list[CrossValidation]:
-        names = np.empty(len(self.vocabulary), dtype=object)
-        for name, column in self.vocabulary.items():
-            names[column] = name
         scores: list[list[float]] = [[] for _ in settings]
         for held_out in fold_indices(len(self.truth), k, seed):
             train = np.setdiff1d(np.arange(len(self.truth)), held_out, assume_unique=True)
             train_counts = self.counts[train]
             seen = np.flatnonzero(np.asarray(train_counts.sum(axis=0)).ravel() > 0)
-            fold_vocabulary = {str(name): column for column, name in enumerate(names[seen])}
             train_counts = train_counts[:, seen]
             test_counts = self.counts[held_out][:, seen]
+            fitted: dict[bool, NaiveBayes] = {}  # per fold: one count table per kind of count
             for index, (event_model, alpha) in enumerate(settings):
-                fold_model = NaiveBayes(event_model=event_model, alpha=alpha,
-                                        fit_prior=self.model.fit_prior,
-                                        tokenizer=self.model.tokenizer)
-                fold_model.fit_counts(train_counts, self.codes[train], self.class_names,
-                                      fold_vocabulary)
+                counts_texts = event_model == "bernoulli"
+                fold_model = fitted.get(counts_texts)
+                if fold_model is None:
+                    fold_model = NaiveBayes(event_model=event_model, alpha=alpha,
+                                            fit_prior=self.model.fit_prior,
+                                            tokenizer=self.model.tokenizer)
+                    # fold models only predict count rows: no feature names needed
+                    fold_model.fit_counts(train_counts, self.codes[train], self.class_names, {})
+                    fitted[counts_texts] = fold_model
+                else:
+                    fold_model.reestimate(event_model, alpha)
                 predicted = np.asarray(fold_model.predict_counts(test_counts), dtype=object)
                 scores[index].append(float(np.mean(predicted == self.truth[held_out])))
         return [CrossValidation(tuple(fold_scores)) for fold_scores in scores]

@@ -119,6 +119,20 @@ class NaiveBayes:
         self._estimate()
         return self
 
+    def reestimate(self, event_model: EventModel, alpha: float) -> NaiveBayes:
+        """Switch a fitted model to other smoothing (or between multinomial and complement,
+        which read the same counts) without recounting; returns self.
+
+        Cross-validating several settings fits each fold's counts once this way.
+        """
+        if (event_model == "bernoulli") != (self.event_model == "bernoulli"):
+            raise ValueError("Bernoulli counts texts, not features: refit to switch to or "
+                             "from it")
+        self.event_model, self.alpha = event_model, alpha
+        self._check_parameters()
+        self._estimate()
+        return self
+
     def _check_parameters(self) -> None:
         if self.event_model not in ("multinomial", "bernoulli", "complement"):
             raise ValueError(f"event_model must be 'multinomial', 'bernoulli' or 'complement', "
