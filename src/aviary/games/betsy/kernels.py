@@ -148,14 +148,14 @@ def generate(state, out, captures_only):
             if state[BOARD + one] == 0 and (promotes or not captures_only):
                 count = _push(out, count, square | one << 10)
                 two = one + 8 * me
-                if not captures_only and ((me > 0 and row == 1) or (me < 0 and row == 6)):
-                    if state[BOARD + two] == 0:
-                        count = _push(out, count, square | two << 10)
+                from_start = (me > 0 and row == 1) or (me < 0 and row == 6)
+                if not captures_only and from_start and state[BOARD + two] == 0:
+                    count = _push(out, count, square | two << 10)
             if col > 0 and state[BOARD + one - 1] * me < 0:
                 count = _push(out, count, square | (one - 1) << 10)
             if col < 7 and state[BOARD + one + 1] * me < 0:
                 count = _push(out, count, square | (one + 1) << 10)
-        elif piece == NIGHTHAWK or piece == KINGFISHER:
+        elif piece in (NIGHTHAWK, KINGFISHER):
             if piece == NIGHTHAWK:
                 table = KNIGHT_STEPS
             elif state[DIAGONAL_SLOT]:

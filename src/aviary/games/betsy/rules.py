@@ -1,4 +1,4 @@
-"""Betsy (the course's bird chess) in readable pure Python: the truth the kernels are tested against.
+"""Betsy (the course's bird chess) in readable pure Python: the truth the kernels are tested on.
 
 The board is the course's 64-character string, row-major; square `8 * r + c` is
 row `r + 1`, column `c + 1` (`a1` is square 0). White (upper case) starts on rows
@@ -226,6 +226,7 @@ class Betsy(Game[Position, Move]):
     name = "betsy"
     title = "Betsy"
     labels = ("w", "b")
+    course_usage = "PLAYER BOARD SECONDS [--kingfisher diagonal]"
     options = (
         Option(
             "kingfisher", "orthogonal",
