@@ -21,7 +21,15 @@ import numpy as np
 from numba import cfunc, njit
 
 from aviary.games.betsy import kernels, quick, rules
-from aviary.games.betsy.kernels import BLACK_KING_SLOT, BOARD, SIDE_SLOT, WHITE_KING_SLOT
+from aviary.games.betsy.kernels import (
+    BLACK_KING_SLOT,
+    BOARD,
+    FEATURES_SLOT,
+    KNIGHT_STEPS,
+    RAYS,
+    SIDE_SLOT,
+    WHITE_KING_SLOT,
+)
 from aviary.games.betsy.tables import PST
 from aviary.games.engine import Engine, Searcher
 from aviary.search import alphabeta
@@ -34,13 +42,42 @@ PHASE = np.array([0, 0, 1, 1, 2, 4, 0], dtype=np.int64)
 FULL_PHASE = 24  # both sides' Nighthawks, Blue jays, Robins and Quetzals
 # Kingfisher safety: cost of an opposing piece within two squares, at full phase
 NEAR_KINGFISHER = np.array([0, 0, 25, 20, 30, 60, 0], dtype=np.int64)
+MOBILITY_WEIGHT = np.array([0, 0, 4, 4, 2, 1, 0], dtype=np.int64)  # per reachable square
 LOST = alphabeta.MATE // 2 - 1  # until the terminal kernel: a side without its Kingfisher
+
+# evaluation switches (kernel state slot FEATURES_SLOT), for measuring what each buys
+SAFETY, TAPER, MOBILITY = 1, 2, 4
+DEFAULT_FEATURES = SAFETY | TAPER
+
+
+@njit(cache=True, nogil=True)
+def mobility(state, square, kind):
+    """Squares a Nighthawk, Blue jay, Robin or Quetzal on `square` could move to."""
+    me = 1 if state[BOARD + square] > 0 else -1
+    count = 0
+    if kind == 2:
+        for k in range(1, KNIGHT_STEPS[square, 0] + 1):
+            if state[BOARD + KNIGHT_STEPS[square, k]] * me <= 0:
+                count += 1
+        return count
+    first = 4 if kind == 3 else 0
+    last = 4 if kind == 4 else 8
+    for d in range(first, last):
+        for k in range(1, RAYS[d, square, 0] + 1):
+            there = state[BOARD + RAYS[d, square, k]] * me
+            if there > 0:
+                break
+            count += 1
+            if there < 0:
+                break
+    return count
 
 
 @njit(cache=True, nogil=True)
 def evaluate(state):
-    """Tapered material, piece-square tables and Kingfisher safety, for the side to move."""
+    """Tapered material, piece-square tables, Kingfisher safety and mobility, for the mover."""
     side = state[SIDE_SLOT]
+    features = state[FEATURES_SLOT]
     white_king = state[WHITE_KING_SLOT]
     black_king = state[BLACK_KING_SLOT]
     if white_king < 0 or black_king < 0:  # the game is over: the terminal kernel's call
@@ -50,6 +87,9 @@ def evaluate(state):
     end = 0
     phase = 0
     danger = 0  # white's Kingfisher danger minus black's
+    moves = 0  # white's weighted mobility minus black's
+    safety = features & SAFETY
+    count_moves = features & MOBILITY
     wk_row, wk_col = white_king >> 3, white_king & 7
     bk_row, bk_col = black_king >> 3, black_king & 7
     for square in range(64):
@@ -66,8 +106,10 @@ def evaluate(state):
                 continue
             middle += MIDDLE[kind] + PST[kind, square]
             end += END[kind] + PST[kind, square]
-            if max(abs(row - bk_row), abs(col - bk_col)) <= 2:
+            if safety and max(abs(row - bk_row), abs(col - bk_col)) <= 2:
                 danger -= NEAR_KINGFISHER[kind]
+            if count_moves and kind > 1:
+                moves += MOBILITY_WEIGHT[kind] * mobility(state, square, kind)
         else:
             kind = -piece
             mirrored = square ^ 56
@@ -77,12 +119,18 @@ def evaluate(state):
                 continue
             middle -= MIDDLE[kind] + PST[kind, mirrored]
             end -= END[kind] + PST[kind, mirrored]
-            if max(abs(row - wk_row), abs(col - wk_col)) <= 2:
+            if safety and max(abs(row - wk_row), abs(col - wk_col)) <= 2:
                 danger += NEAR_KINGFISHER[kind]
+            if count_moves and kind > 1:
+                moves -= MOBILITY_WEIGHT[kind] * mobility(state, square, kind)
         phase += PHASE[kind]
-    phase = min(phase, FULL_PHASE)
-    score = (middle * phase + end * (FULL_PHASE - phase)) // FULL_PHASE
-    score -= danger * phase // FULL_PHASE
+    if features & TAPER:
+        phase = min(phase, FULL_PHASE)
+        score = (middle * phase + end * (FULL_PHASE - phase)) // FULL_PHASE
+    else:
+        phase = FULL_PHASE
+        score = middle
+    score += moves - danger * phase // FULL_PHASE
     return score * side
 
 
@@ -122,12 +170,15 @@ KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order)
 
 
 class BetsySearcher(Searcher[rules.Position, rules.Move]):
-    """Betsy positions as kernel arrays (the variant travels in the array)."""
+    """Betsy positions as kernel arrays (the variant and the evaluation switches travel in it)."""
 
     kernels = KERNELS
 
+    def __init__(self, features: int = DEFAULT_FEATURES) -> None:
+        self.features = features
+
     def state_array(self, state: rules.Position) -> np.ndarray | None:
-        return kernels.state_from_position(state)
+        return kernels.state_from_position(state, self.features)
 
     def move(self, state: rules.Position, code: int) -> rules.Move:
         return kernels.decode(code)
@@ -139,9 +190,11 @@ class BetsySearcher(Searcher[rules.Position, rules.Move]):
         return kernels.legal_moves(state)
 
 
-def make_engine(game: rules.Betsy) -> Engine[rules.Position, rules.Move]:
-    """The engine for `game` (either Kingfisher variant)."""
-    return Engine(game, BetsySearcher(), quick.best_move)
+def make_engine(
+    game: rules.Betsy, features: int = DEFAULT_FEATURES
+) -> Engine[rules.Position, rules.Move]:
+    """The engine for `game` (either Kingfisher variant); `features` switch evaluation terms."""
+    return Engine(game, BetsySearcher(features), quick.best_move)
 
 
 def warmup() -> None:

@@ -23,6 +23,7 @@ from aviary.games.betsy import rules
 from aviary.search.alphabeta import MATE
 
 SIDE_SLOT, KEY_SLOT, DIAGONAL_SLOT, WHITE_KING_SLOT, BLACK_KING_SLOT = 0, 1, 2, 3, 4
+FEATURES_SLOT = 5  # the evaluation's switches (the engine's business; moves ignore it)
 BOARD = 8  # board cells start here
 STATE_SIZE = BOARD + 64
 MAX_MOVES = 256  # more than any Betsy position has (chess's record is 218)
@@ -74,9 +75,10 @@ KING_STEPS_ALL = _step_table(rules.ORTHOGONAL + rules.DIAGONAL)
 RAYS = _ray_table()
 
 
-def state_from_position(position: rules.Position) -> np.ndarray:
-    """The kernel state array of `position`."""
+def state_from_position(position: rules.Position, features: int = 0) -> np.ndarray:
+    """The kernel state array of `position` (`features`: the evaluation's switches)."""
     state = np.zeros(STATE_SIZE, dtype=np.int64)
+    state[FEATURES_SLOT] = features
     state[SIDE_SLOT] = 1 if position.player == "w" else -1
     state[DIAGONAL_SLOT] = int(position.diagonal)
     state[WHITE_KING_SLOT] = position.board.find("K")
