@@ -118,3 +118,22 @@ def test_kernel_perft_equals_rules_perft_in_a_middle_game(diagonal):
     position = random_walk(24, seed=7, diagonal=diagonal)[-1]
     assert rules.winner(position) is None
     assert kernels.kernel_perft(position, 3) == rules.perft(position, 3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32))
+def test_engine_mobility_counts_the_rules_destinations_of_each_piece(seed):
+    from aviary.games.betsy import engine
+
+    position = random_position(seed)
+    if not all(rules.kingfishers(position)):
+        return
+    state = kernels.state_from_position(position)
+    for player in ("w", "b"):
+        mover = rules.Position(position.board, player, position.diagonal)
+        moves = rules.legal_moves(mover)
+        for square, piece in enumerate(position.board):
+            if rules.owner(piece) == player and piece.upper() in "NBRQ":
+                kind = abs(int(state[kernels.BOARD + square]))
+                expected = sum(1 for m in moves if m.start == square)
+                assert engine.mobility(state, square, kind) == expected
