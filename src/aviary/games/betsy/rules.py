@@ -163,19 +163,21 @@ def kingfishers(position: Position) -> tuple[bool, bool]:
     return "K" in position.board, "k" in position.board
 
 
+def _moves_from(position: Position, square: Square) -> list[Move]:
+    if position.board[square].upper() == "P":
+        return _parakeet_moves(position, square)
+    return _piece_moves(position, square)
+
+
+def _own_squares(position: Position) -> list[Square]:
+    return [sq for sq, piece in enumerate(position.board) if owner(piece) == position.player]
+
+
 def legal_moves(position: Position) -> list[Move]:
     """Every legal move of the player to move, in board order; none once a Kingfisher is gone."""
     if not all(kingfishers(position)):
         return []
-    moves: list[Move] = []
-    for square, piece in enumerate(position.board):
-        if owner(piece) != position.player:
-            continue
-        if piece.upper() == "P":
-            moves += _parakeet_moves(position, square)
-        else:
-            moves += _piece_moves(position, square)
-    return moves
+    return [move for square in _own_squares(position) for move in _moves_from(position, square)]
 
 
 def play(position: Position, move: Move) -> Position:
@@ -205,8 +207,8 @@ def winner(position: Position) -> Player | None:
     if not white or not black:
         mine = white if position.player == "w" else black
         return opponent(position.player) if not mine else position.player
-    if not legal_moves(position):
-        return opponent(position.player)
+    if not any(_moves_from(position, square) for square in _own_squares(position)):
+        return opponent(position.player)  # no legal move (checked piece by piece: cheap)
     return None
 
 
