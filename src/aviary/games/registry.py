@@ -82,6 +82,19 @@ GAMES: dict[str, GameSpec] = {
             docs="docs/games/pikachu.md",
         ),
         GameSpec(
+            name="betsy",
+            summary="Betsy: bird chess, won by capturing the Kingfisher",
+            game="aviary.games.betsy.rules:Betsy",
+            engines={
+                "engine": "aviary.games.betsy.engine:make_engine",
+                "baseline": "aviary.games.betsy.baseline:make_engine",
+            },
+            quick="aviary.games.betsy.quick:best_move",
+            command_summary="course command line: PLAYER BOARD SECONDS [--kingfisher diagonal]",
+            warmup=("aviary.games.betsy.engine", "aviary.games.betsy.baseline"),
+            docs="docs/games/betsy.md",
+        ),
+        GameSpec(
             name="sebastian",
             summary="Sebastian: the solitaire dice game, played by its exact optimum",
             command="aviary.sebastian.command",
