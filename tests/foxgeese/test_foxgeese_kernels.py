@@ -37,7 +37,7 @@ def random_position(seed: int) -> rules.Position:
     """A legal position, reachable or not: up to 2 foxes, 3 elephants, 10 geese anywhere."""
     chooser = random.Random(seed)
     cells = ["#" if p in rules.CORNERS else "." for p in range(rules.CELLS)]
-    for arm_name, arm in rules.ARMS:
+    for _, arm in rules.ARMS:
         if chooser.random() < 0.15:
             for p in arm:
                 cells[p] = "#"
