@@ -58,7 +58,8 @@ def check_position(position: rules.Position) -> None:
     expected = sorted(rules.legal_moves(position))
     assert sorted(kernels.legal_moves(position)) == expected, position
     for move in expected:
-        assert kernels.play(position, move) == rules.play(position, move), (position, move)
+        mine, truth = kernels.play(position, move), rules.play(position, move)
+        assert mine == truth and mine.ply == truth.ply, (position, move)
 
 
 @pytest.mark.parametrize(("variant", "shrink"), CONFIGURATIONS)

@@ -281,7 +281,7 @@ def test_parse_rejects_bad_boards_naming_the_problem():
         rules.parse(board(r3c3="F"), "x")
     with pytest.raises(ValueError, match="partly closed"):
         rules.parse(board(r0c2="#", r3c3="F"), "f")
-    with pytest.raises(ValueError, match="at most 1 foxes"):
+    with pytest.raises(ValueError, match="at most 1 'F'"):
         rules.parse(board(r3c3="F", r3c4="F"), "f", "classic")
     with pytest.raises(ValueError, match="elephants"):
         rules.parse(board(r3c3="F", r3c4="E"), "f", "classic")
@@ -302,4 +302,7 @@ def test_game_protocol_outcome_labels_and_board():
     assert game.outcome(position("f", r0c2="G")) == Outcome(1, "no-foxes")
     assert game.decode(game.encode(start)) == start
     move = game.parse_move(start, "c4-c3")
-    assert game.play(start, move).ply == 1
+    after = game.play(start, move)
+    assert after.ply == 1 and game.decode(game.encode(after)).ply == 1
+    later = rules.Position(after.board, "g", 41, True)
+    assert game.decode(game.encode(later)).ply == 41

@@ -29,7 +29,7 @@ arm at the end of each full round (after the geese's move), and the move limit
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from aviary.games.base import Board, Game, Option, Outcome, square_name
@@ -78,11 +78,15 @@ class Position:
     """An immutable position: the board text, the player to move, plies played, the option.
 
     `shrink` travels with the position because `play` needs it at every round's end.
+    `ply` is the game's clock (the move limit), not part of what the position *is*:
+    it takes no part in equality or hashing, so positions compare as the course's
+    text forms do (board and player), like a chess position apart from its move
+    counters. Its parity always follows the player, so round ends are never lost.
     """
 
     board: str
     player: Player
-    ply: int = 0
+    ply: int = field(default=0, compare=False)
     shrink: bool = False
 
     def __post_init__(self) -> None:
@@ -176,9 +180,10 @@ def parse(board: str, player: str, variant: str = "classic", shrink: bool = Fals
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     for piece, most in LIMITS[variant].items():
         if board.count(piece) > most:
-            name = {FOX: "foxes", GOOSE: "geese", ELEPHANT: "elephants"}[piece]
-            raise ValueError(f"the {variant} game has at most {most} {name} ('{piece}'), "
-                             f"the board has {board.count(piece)}")
+            name = {FOX: "fox", GOOSE: "goose", ELEPHANT: "elephant"}[piece]
+            hint = " (the elephant game: --variant elephants)" if variant == "classic" else ""
+            raise ValueError(f"the {variant} game has at most {most} '{piece}' ({name}), "
+                             f"the board has {board.count(piece)}{hint}")
     if ply is None:
         ply = 0 if player == "f" else 1
     return Position(board, player, ply, shrink)  # type: ignore[arg-type]
