@@ -36,6 +36,7 @@ from aviary.games.foxgeese.kernels import (
     NEXT,
     OPEN,
     POINTS,
+    ROOT_SIDE,
     SIDE_SLOT,
     bit,
     fox_jumps,
@@ -43,20 +44,25 @@ from aviary.games.foxgeese.kernels import (
     popcount,
 )
 from aviary.search import alphabeta
+from aviary.search.alphabeta import Workspace
 from aviary.search.clock import Limit
 
 GOOSE = 100
 ELEPHANT = 260
 FOX = 450
-FOX_MOVE = 12  # per legal fox move
+MATERIAL_OFFSET = 13 * GOOSE - FOX  # the classic start's material is even
+FOX_MOVE = 6  # per legal fox move
 FOX_STUCK = 160  # a fox without a move (removed after the next move if alone)
 FOX_CORNERED = 45  # a fox with one move
-ROOM = 5  # per point a fox can reach
+ROOM = 2  # per point a fox can reach
 THREAT = 30  # per goose the foxes can jump (geese to move: they may parry one)
 FORK = 80  # two or more jumps with the geese to move: one goose is lost
 EXPOSED = 6  # per goose open to a jump along a line
 CLIMB = 3  # per row a goose has climbed from the bottom
 HALF_PINCER = 35  # an elephant with one fox beside it
+PRESSURE = 10  # per jump a fox would have after one step
+FORK_NEXT = 40  # a step that would attack two geese at once
+CONTEMPT = 60  # the searching side's bonus: it shuns draws (repetitions, the move limit)
 
 COL_0 = np.int64(sum(1 << (r * 7) for r in range(7)))
 COL_6 = np.int64(sum(1 << (r * 7 + 6) for r in range(7)))
@@ -87,7 +93,8 @@ def evaluate(state):
     foxes, geese, elephants, open_ = state[FOXES], state[GEESE], state[ELEPHANTS], state[OPEN]
     empty = open_ & ~(foxes | geese | elephants)
     fox_count = popcount(foxes)
-    score = FOX * fox_count - GOOSE * popcount(geese) - ELEPHANT * popcount(elephants)
+    score = (FOX * fox_count - GOOSE * popcount(geese) - ELEPHANT * popcount(elephants)
+             + MATERIAL_OFFSET)
     threats = 0
     for i in range(POINTS.shape[0]):
         p = POINTS[i]
@@ -100,6 +107,14 @@ def evaluate(state):
             elif moves == 1:
                 score -= FOX_CORNERED
             threats += fox_jumps(p, geese, empty)
+            # pressure: the jumps the fox would have after one step
+            for d in range(4):
+                q = NEXT[p, d]
+                if q >= 0 and empty & bit(q):
+                    later = fox_jumps(q, geese, (empty | b) & ~bit(q))
+                    score += PRESSURE * later
+                    if later >= 2:
+                        score += FORK_NEXT
         elif geese & b:
             score -= CLIMB * (6 - p // 7)
             # exposed along a line: both neighbours on it empty
@@ -117,6 +132,7 @@ def evaluate(state):
             if near == 1:
                 score += HALF_PINCER
     score += ROOM * room(foxes, empty, open_)
+    score += CONTEMPT * state[ROOT_SIDE]
     side = state[SIDE_SLOT]
     if side > 0:
         score += THREAT * threats
@@ -187,7 +203,7 @@ class FoxGeeseSearcher(Searcher[rules.Position, rules.Move]):
     kernels = KERNELS
 
     def state_array(self, state: rules.Position) -> np.ndarray | None:
-        return kernels.state_from_position(state)
+        return kernels.search_state(state)
 
     def move(self, state: rules.Position, code: int) -> rules.Move:
         return kernels.decode(code)
@@ -205,6 +221,11 @@ def make_engine(game: rules.FoxGeese) -> Engine[rules.Position, rules.Move]:
 
 
 _engine = make_engine(rules.FoxGeese())  # the rules come with the position: one engine
+
+
+def workspace() -> Workspace:
+    """This thread's reusable search arrays (the TT survives across moves)."""
+    return _engine.workspace(rules.start_position())
 
 
 def think(position: rules.Position, limit: Limit) -> Iterator[Report[rules.Move]]:
