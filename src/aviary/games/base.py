@@ -327,6 +327,17 @@ class Game(ABC, Generic[State, Move]):
         return self.start()
 
 
+def option_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    """`NAME=VALUE` texts (`--option n=8`, repeated) as a name -> text mapping."""
+    settings: dict[str, str] = {}
+    for pair in pairs:
+        name, equals, value = pair.partition("=")
+        if not equals or not name.strip():
+            raise OptionError(f"--option {pair!r}: expected NAME=VALUE")
+        settings[name.strip()] = value.strip()
+    return settings
+
+
 def square_name(row: int, col: int) -> str:
     """`a1`-style name of a 0-based (row, col): column letters from `a`, rows from 1."""
     letters = ""
