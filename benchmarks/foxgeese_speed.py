@@ -99,7 +99,7 @@ def main() -> int:
     python_nodes = 0
     python_seconds = 0.0
     for position in positions:
-        engine.workspace().tt[:] = 0  # every position starts cold
+        engine.workspace(position.player).tt[:] = 0  # every position starts cold
         reports, spent = timed(list, engine.think(position, Limit(depth=args.depth)))
         nodes += reports[-1].nodes
         seconds += spent

@@ -131,3 +131,13 @@ def test_perft_from_the_start_matches_known_counts():
     assert [rules.perft(rules.start_position(), d) for d in range(1, 5)] == [3, 19, 64, 691]
     elephants = rules.start_position("elephants")
     assert [rules.perft(elephants, d) for d in range(1, 5)] == [6, 32, 178, 1686]
+
+
+def test_kernels_end_the_game_at_the_rules_move_limit():
+    # numba caches compiled code per file: a stale cache would keep an old limit
+    board = rules.start_board("classic")
+    for ply, over in ((rules.MOVE_LIMIT - 2, False), (rules.MOVE_LIMIT, True)):
+        state = kernels.state_from_position(rules.Position(board, "f", ply))
+        out = np.zeros(kernels.MAX_MOVES, dtype=np.int64)
+        assert (kernels.terminal(state) == 0) is over
+        assert (kernels.generate(state, out, False) == 0) is over

@@ -18,6 +18,14 @@ The sides are unequal, so the evaluation is written from the foxes' point of vie
 
 The game's end (piece counts, move limit) is the terminal kernel's business, and
 captures are settled by quiescence rather than guessed here.
+
+Two settings keep the engine from walking in circles, which the rules do not
+forbid (there is no draw by repetition; only the move limit, far away): the
+searching side counts itself `CONTEMPT` better than the evaluation says, so a
+repetition the search sees (scored a draw) looks worse than going on; and a
+small tie-break (`jitter`) that changes from one move of the game to the next
+varies the choice between moves the evaluation cannot tell apart. Scores carry
+the searching side's contempt, so each side searches with its own tables.
 """
 
 from __future__ import annotations
@@ -33,9 +41,11 @@ from aviary.games.foxgeese.kernels import (
     ELEPHANTS,
     FOXES,
     GEESE,
+    KEY_SLOT,
     NEXT,
     OPEN,
     POINTS,
+    ROOT_PLY,
     ROOT_SIDE,
     SIDE_SLOT,
     bit,
@@ -62,6 +72,7 @@ CLIMB = 3  # per row a goose has climbed from the bottom
 HALF_PINCER = 35  # an elephant with one fox beside it
 PRESSURE = 10  # per jump a fox would have after one step
 FORK_NEXT = 40  # a step that would attack two geese at once
+JITTER = 8  # a power of two: the tie-break's range (see `jitter`)
 CONTEMPT = 60  # the searching side's bonus: it shuns draws (repetitions, the move limit)
 
 COL_0 = np.int64(sum(1 << (r * 7) for r in range(7)))
@@ -85,6 +96,18 @@ def room(foxes, empty, open_):
             break
         reach = grown
     return popcount(reach & empty)
+
+
+@njit(cache=True, nogil=True)
+def jitter(key, root_ply):
+    """A small score in [-JITTER, JITTER) fixed by the position and the ply the search began.
+
+    The rules have no draw by repetition and the move limit is far, so in a position
+    where no move makes visible progress a deterministic engine walks in circles;
+    this tie-break differs from one move of the game to the next, so it does not.
+    """
+    mixed = (key ^ (root_ply * np.int64(-7046029254386353131))) * np.int64(-4658895280553007687)
+    return ((mixed >> 40) & (2 * JITTER - 1)) - JITTER
 
 
 @njit(cache=True, nogil=True)
@@ -132,7 +155,7 @@ def evaluate(state):
             if near == 1:
                 score += HALF_PINCER
     score += ROOM * room(foxes, empty, open_)
-    score += CONTEMPT * state[ROOT_SIDE]
+    score += CONTEMPT * state[ROOT_SIDE] + jitter(state[KEY_SLOT], state[ROOT_PLY])
     side = state[SIDE_SLOT]
     if side > 0:
         score += THREAT * threats
@@ -209,7 +232,8 @@ class FoxGeeseSearcher(Searcher[rules.Position, rules.Move]):
         return kernels.decode(code)
 
     def shape(self, state: rules.Position) -> tuple[str, int]:
-        return "cross", kernels.MAX_MOVES
+        # scores carry the searching side's contempt: one transposition table per side
+        return state.player, kernels.MAX_MOVES
 
     def kernel_moves(self, state: rules.Position) -> list[rules.Move] | None:
         return kernels.legal_moves(state)
@@ -223,9 +247,10 @@ def make_engine(game: rules.FoxGeese) -> Engine[rules.Position, rules.Move]:
 _engine = make_engine(rules.FoxGeese())  # the rules come with the position: one engine
 
 
-def workspace() -> Workspace:
-    """This thread's reusable search arrays (the TT survives across moves)."""
-    return _engine.workspace(rules.start_position())
+def workspace(player: str = "f") -> Workspace:
+    """This thread's reusable search arrays for `player`'s searches (the TT survives moves)."""
+    start = rules.start_position()
+    return _engine.workspace(start if player == "f" else rules.Position(start.board, "g", 1))
 
 
 def think(position: rules.Position, limit: Limit) -> Iterator[Report[rules.Move]]:

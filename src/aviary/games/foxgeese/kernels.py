@@ -21,7 +21,8 @@ from numba import njit
 from aviary.games.foxgeese import rules
 
 SIZE = rules.SIZE
-SIDE_SLOT, KEY_SLOT, PLY_SLOT, FOXES, GEESE, ELEPHANTS, OPEN, SHRINK, SP, ROOT_SIDE = range(10)
+SIDE_SLOT, KEY_SLOT, PLY_SLOT, FOXES, GEESE, ELEPHANTS, OPEN, SHRINK, SP, ROOT_SIDE, ROOT_PLY = (
+    range(11))
 STACK = 16  # undo stack: STACK_DEPTH frames of FRAME values
 FRAME = 5  # foxes, geese, elephants, open, key
 STACK_DEPTH = 200  # deeper than the search's MAX_PLY (96) and any perft we run
@@ -52,7 +53,6 @@ _rng = np.random.default_rng(20261123)
 ZOBRIST = _rng.integers(1, 2**62, size=(3, rules.CELLS), dtype=np.int64)  # fox, goose, elephant
 ZOBRIST_ARM = _rng.integers(1, 2**62, size=4, dtype=np.int64)  # arm closed
 ZOBRIST_SIDE = np.int64(_rng.integers(1, 2**62))
-ZOBRIST_ROOT = _rng.integers(1, 2**62, size=3, dtype=np.int64)  # whose search (contempt)
 
 
 def state_from_position(position: rules.Position) -> np.ndarray:
@@ -76,10 +76,10 @@ def state_from_position(position: rules.Position) -> np.ndarray:
 
 
 def search_state(position: rules.Position) -> np.ndarray:
-    """The state array for a search by the player to move (`ROOT_SIDE` set, key to match)."""
+    """The state array for a search by the player to move (whose contempt, which move)."""
     state = state_from_position(position)
     state[ROOT_SIDE] = state[SIDE_SLOT]
-    state[KEY_SLOT] = full_key(state)
+    state[ROOT_PLY] = position.ply
     return state
 
 
@@ -152,13 +152,8 @@ def _key_of(foxes, geese, elephants, open_, side):
 
 @njit(cache=True, nogil=True)
 def full_key(state):
-    """Zobrist key computed from scratch (make/unmake keep it up to date incrementally).
-
-    It includes whose search this is (`ROOT_SIDE`), because the engine's contempt
-    makes scores depend on it.
-    """
-    key = _key_of(state[FOXES], state[GEESE], state[ELEPHANTS], state[OPEN], state[SIDE_SLOT])
-    return key ^ ZOBRIST_ROOT[state[ROOT_SIDE] + 1]
+    """Zobrist key computed from scratch (make/unmake keep it up to date incrementally)."""
+    return _key_of(state[FOXES], state[GEESE], state[ELEPHANTS], state[OPEN], state[SIDE_SLOT])
 
 
 @njit(cache=True, nogil=True)

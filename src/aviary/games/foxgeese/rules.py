@@ -41,7 +41,7 @@ SIZE = 7
 CELLS = SIZE * SIZE
 HOLE, EMPTY, FOX, GOOSE, ELEPHANT = "#", ".", "F", "G", "E"
 VARIANTS = ("classic", "elephants")
-MOVE_LIMIT = 300  # plies (150 full rounds) without a result: a draw
+MOVE_LIMIT = 600  # plies (300 full rounds) without a result: a draw
 
 # the 16 grid points off the cross: the four 2x2 corners
 CORNERS = frozenset(
