@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from aviary.games.foxgeese import baseline, engine, rules
 
-Player = Callable[[rules.Position, float], rules.Move]
+Player = Callable[[rules.Position, float, list[rules.Position]], rules.Move]
 CONFIGS = {
     "classic": ("classic", False),
     "classic-shrink": ("classic", True),
@@ -29,11 +29,14 @@ CONFIGS = {
 }
 
 
-def engine_player(position: rules.Position, seconds: float) -> rules.Move:
-    return engine.best_move(position, time=seconds)
+def engine_player(position: rules.Position, seconds: float,
+                  history: list[rules.Position]) -> rules.Move:
+    """The engine, told the game so far (so the search can see repetitions)."""
+    return engine.best_move(position, time=seconds, history=history)
 
 
-def baseline_player(position: rules.Position, seconds: float) -> rules.Move:
+def baseline_player(position: rules.Position, seconds: float,
+                    history: list[rules.Position]) -> rules.Move:
     return baseline.best_move(position, time=seconds)
 
 
@@ -56,17 +59,34 @@ def play_game(start: rules.Position, fox: Player, geese: Player,
               seconds: float) -> tuple[str | None, str, int, dict[str, float]]:
     """The winner ('f', 'g' or None), why, plies played, each side's slowest move."""
     position, slowest = start, {"f": 0.0, "g": 0.0}
+    history: list[rules.Position] = []
     while True:
         ended = rules.outcome(position)
         if ended is not None:
             return ended[0], ended[1], position.ply, slowest
         mover = fox if position.player == "f" else geese
         started = time.monotonic()
-        move = mover(position, seconds)
+        move = mover(position, seconds, history)
         slowest[position.player] = max(slowest[position.player], time.monotonic() - started)
         if move not in rules.legal_moves(position):
             raise SystemExit(f"illegal move {move} in {position}")
+        history.append(position)
         position = rules.play(position, move)
+
+
+def self_play(games: int, seconds: float, seed: int) -> int:
+    """The engine against itself in the classic game from varied openings: who wins, how."""
+    tally: dict[str, int] = {}
+    for game in range(games):
+        start = opening("classic", False, 2 + 2 * (game % 4), seed + game)
+        winner, why, plies, slowest = play_game(start, engine_player, engine_player, seconds)
+        label = {"f": "foxes", "g": "geese", None: "draw"}[winner]
+        tally[label] = tally.get(label, 0) + 1
+        print(f"self-play game {game + 1}: {label} ({why}, {plies} plies; slowest move "
+              f"{max(slowest.values()):.2f} s)", flush=True)
+    print(f"engine vs itself, classic, {seconds} s/move, {games} games: "
+          + ", ".join(f"{label} {count}" for label, count in sorted(tally.items())))
+    return 0
 
 
 def main() -> int:
@@ -76,10 +96,14 @@ def main() -> int:
     parser.add_argument("--config", choices=sorted(CONFIGS), action="append",
                         help="configurations to play (default: all four)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--self-play", type=int, default=0, metavar="GAMES",
+                        help="instead: the engine against itself in the classic game")
     args = parser.parse_args()
 
     engine.warmup()
     baseline.warmup()
+    if args.self_play:
+        return self_play(args.self_play, args.time, args.seed)
     overruns = 0
     summary = []
     for name in args.config or list(CONFIGS):
