@@ -30,7 +30,7 @@ the searching side's contempt, so each side searches with its own tables.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 from numba import cfunc, njit
@@ -253,16 +253,21 @@ def workspace(player: str = "f") -> Workspace:
     return _engine.workspace(start if player == "f" else rules.Position(start.board, "g", 1))
 
 
-def think(position: rules.Position, limit: Limit) -> Iterator[Report[rules.Move]]:
-    """Yield a `Report` after each completed depth until `limit`; nothing if no legal move."""
-    return _engine.think(position, limit)
+def think(position: rules.Position, limit: Limit,
+          history: Sequence[rules.Position] = ()) -> Iterator[Report[rules.Move]]:
+    """Yield a `Report` after each completed depth until `limit`; nothing if no legal move.
+
+    `history`: the game's positions before `position` (repetitions of them are seen).
+    """
+    return _engine.think(position, limit, history=history)
 
 
 def best_move(
-    position: rules.Position, *, time: float | None = None, depth: int | None = None
+    position: rules.Position, *, time: float | None = None, depth: int | None = None,
+    history: Sequence[rules.Position] = (),
 ) -> rules.Move:
     """The engine's move within `time` seconds and/or to `depth` plies (default: 1 s)."""
-    return _engine.best_move(position, time=time, depth=depth)
+    return _engine.best_move(position, time=time, depth=depth, history=history)
 
 
 def warmup() -> None:
