@@ -11,8 +11,9 @@ The sides are unequal, so the evaluation is written from the foxes' point of vie
 - threats: geese the foxes can jump now; with the geese to move one threat can
   usually be parried, two at once (a fork) cost a goose;
 - the geese's formation: a goose is exposed along a line when both points beside
-  it on that line are empty (a fox may come to one and jump to the other); geese
-  gain a little for each row they have climbed (the wall pushes the fox upward,
+  it on that line are empty (a fox may come to one and jump to the other), a stray
+  goose has no goose or elephant beside it (fork fodder); geese gain a little for
+  each row they have climbed (the wall pushes the fox upward,
   where the arms are narrow);
 - the elephants' pincer: an elephant with one fox beside it is half-caught.
 
@@ -68,6 +69,7 @@ ROOM = 2  # per point a fox can reach
 THREAT = 30  # per goose the foxes can jump (geese to move: they may parry one)
 FORK = 80  # two or more jumps with the geese to move: one goose is lost
 EXPOSED = 6  # per goose open to a jump along a line
+STRAY = 15  # per goose with no goose or elephant beside it
 CLIMB = 3  # per row a goose has climbed from the bottom
 HALF_PINCER = 35  # an elephant with one fox beside it
 PRESSURE = 25  # per jump a fox would have after one step
@@ -146,6 +148,8 @@ def evaluate(state):
                 score += EXPOSED
             if left >= 0 and right >= 0 and empty & bit(left) and empty & bit(right):
                 score += EXPOSED
+            if not dilate(b, open_) & ~b & (geese | elephants):
+                score += STRAY  # no goose or elephant beside it
         elif elephants & b and fox_count > 1:
             near = 0
             for d in range(4):
