@@ -74,7 +74,7 @@ CLIMB = 3  # per row a goose has climbed from the bottom
 HALF_PINCER = 35  # an elephant with one fox beside it
 PRESSURE = 25  # per jump a fox would have after one step
 FORK_NEXT = 120  # a step that would attack two geese at once
-JITTER = 32  # a power of two: the tie-break's range (see `jitter`)
+JITTER = 64  # a power of two: the tie-break's range (see `jitter`)
 CONTEMPT = 60  # the searching side's bonus: it shuns draws (repetitions, the move limit)
 
 COL_0 = np.int64(sum(1 << (r * 7) for r in range(7)))
