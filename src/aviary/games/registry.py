@@ -95,6 +95,20 @@ GAMES: dict[str, GameSpec] = {
             docs="docs/games/betsy.md",
         ),
         GameSpec(
+            name="foxgeese",
+            summary="Fox, Geese and Elephants: foxes jump geese on the 33-point cross",
+            game="aviary.games.foxgeese.rules:FoxGeese",
+            engines={
+                "engine": "aviary.games.foxgeese.engine:make_engine",
+                "baseline": "aviary.games.foxgeese.baseline:make_engine",
+            },
+            quick="aviary.games.foxgeese.quick:best_move",
+            command_summary="course command line: PLAYER BOARD SECONDS "
+            "[--variant classic|elephants] [--shrink]",
+            warmup=("aviary.games.foxgeese.engine", "aviary.games.foxgeese.baseline"),
+            docs="docs/games/foxgeese.md",
+        ),
+        GameSpec(
             name="sebastian",
             summary="Sebastian: the solitaire dice game, played by its exact optimum",
             command="aviary.sebastian.command",
