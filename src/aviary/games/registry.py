@@ -105,7 +105,8 @@ GAMES: dict[str, GameSpec] = {
             quick="aviary.games.foxgeese.quick:best_move",
             command_summary="course command line: PLAYER BOARD SECONDS "
             "[--variant classic|elephants] [--shrink]",
-            warmup=("aviary.games.foxgeese.engine", "aviary.games.foxgeese.baseline"),
+            warmup=("aviary.games.foxgeese.engine", "aviary.games.foxgeese.baseline",
+                    "aviary.games.foxgeese.endgame"),
             docs="docs/games/foxgeese.md",
         ),
         GameSpec(
