@@ -20,37 +20,21 @@ import hashlib
 import importlib.util
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from aviary.cache import cache_dir, read_table, write_table
+from aviary.games.base import DRAW, LOSS, WIN, TableUse, Verdict
 from aviary.games.foxgeese import rules
 
 if TYPE_CHECKING:
     import numpy as np
 
 COUNTS = (4, 5)  # geese against the one fox
-WIN, DRAW, LOSS = 1, 0, -1  # as in aviary.search.retrograde
-Use = Literal["build", "cached", "off"]
-_WORDS = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+Use = TableUse
 _SOURCES = ("aviary.games.foxgeese.rules", "aviary.games.foxgeese.endgame_kernels",
             "aviary.search.retrograde")  # a table's key digests the code that builds it
 _POINT_INDEX = {point: i for i, point in enumerate(rules.POINTS)}
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The table's value of a position for the side to move, and its best move."""
-
-    result: int  # WIN, DRAW or LOSS
-    distance: int  # plies to the end with best play (0 for a draw)
-    move: rules.Move | None
-
-    def describe(self) -> str:
-        """`win in 7`, `loss in 4`, `draw` (plies)."""
-        word = _WORDS[self.result]
-        return word if self.result == DRAW else f"{word} in {self.distance}"
 
 
 def geese_count(position: rules.Position) -> int | None:
@@ -159,7 +143,7 @@ def _after(position: rules.Position, move: rules.Move, use: Use) -> tuple[int, i
     return value(after, use=use)
 
 
-def probe(position: rules.Position, *, use: Use = "build") -> Verdict | None:
+def probe(position: rules.Position, use: Use = "build") -> Verdict[rules.Move] | None:
     """The tables' verdict (move limit applied) and move, or None if not covered.
 
     The move: the shortest win, else the drawing move that leaves the opponent the

@@ -36,7 +36,6 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 from numba import cfunc, njit
 
-from aviary.games.base import Game
 from aviary.games.engine import Engine, Report, Searcher
 from aviary.games.foxgeese import endgame, kernels, quick, rules
 from aviary.games.foxgeese.kernels import (
@@ -245,37 +244,9 @@ class FoxGeeseSearcher(Searcher[rules.Position, rules.Move]):
         return kernels.legal_moves(state)
 
 
-class FoxGeeseEngine(Engine[rules.Position, rules.Move]):
-    """The shared engine, answering from the solved endings where they reach."""
-
-    def think(self, state: rules.Position, limit: Limit, *, stop: np.ndarray | None = None,
-              history: Sequence[rules.Position] = ()) -> Iterator[Report[rules.Move]]:
-        """As `Engine.think`; a position in the endgame tables gets one report, the table's.
-
-        Under a time limit only tables already built are read (a build would overrun
-        it; `aviary warmup` builds them); without one a missing table is built first.
-        """
-        if self.game.outcome(state) is None and endgame.covers(state):
-            verdict = endgame.probe(state, use="cached" if limit.time is not None else "build")
-            if verdict is not None and verdict.move is not None:
-                yield _table_report(self.game, state, verdict)
-                return
-        yield from super().think(state, limit, stop=stop, history=history)
-
-
-def _table_report(game: Game[rules.Position, rules.Move], state: rules.Position,
-                  verdict: endgame.Verdict) -> Report[rules.Move]:
-    """The tables' answer as a Report: a win or loss in d plies is a mate score."""
-    assert verdict.move is not None
-    sign = {endgame.WIN: 1, endgame.DRAW: 0, endgame.LOSS: -1}[verdict.result]
-    score = sign * (alphabeta.MATE - verdict.distance)
-    return Report(verdict.distance, score, verdict.move, game.answer(state, verdict.move),
-                  (verdict.move,), 0, 0.0, 0.0)
-
-
 def make_engine(game: rules.FoxGeese) -> Engine[rules.Position, rules.Move]:
     """The engine for `game` (any variant, with or without the shrinking board)."""
-    return FoxGeeseEngine(game, FoxGeeseSearcher(), quick.best_move)
+    return Engine(game, FoxGeeseSearcher(), quick.best_move, tables=endgame.probe)
 
 
 _engine = make_engine(rules.FoxGeese())  # the rules come with the position: one engine
