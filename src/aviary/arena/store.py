@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,          -- planned slot + 1
     round INTEGER NOT NULL,
-    first TEXT NOT NULL,             -- plays the game's first player (Pikachu: white)
+    first TEXT NOT NULL,             -- plays the game's first player (who moves first)
     second TEXT NOT NULL,
     opening TEXT NOT NULL,           -- encoded start position
     result REAL NOT NULL,            -- first player's score: 1, 0.5, 0

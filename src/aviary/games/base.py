@@ -4,7 +4,7 @@ A game is a `Game` subclass on top of its `rules.py`. States and moves are the
 game's own small immutable values (hashable, so they can key tables); callers
 never look inside them, they go through the game:
 
-    game = registry.make("pikachu", n=8)        # options are validated (`Option`)
+    game = registry.make(name, **options)       # options are validated (`Option`)
     state = game.start()
     while game.outcome(state) is None:
         if game.is_chance(state):                # IJK's random tile, a dice roll
@@ -15,7 +15,7 @@ never look inside them, they go through the game:
     print(game.outcome(state))                   # Outcome(winner=0, reason="captured-all")
 
 Players are numbered 0 (moves first) and 1; `labels` are their names on the
-course's command line (Pikachu `w`/`b`). At a chance node `to_move` is
+course's command line (`w`/`b`, `+`/`-`). At a chance node `to_move` is
 `CHANCE`; randomness belongs to the caller (a seeded `random.Random`), never to
 the game. The course's text forms are the only ones a user sees: `parse` /
 `format` for boards, `move_text` / `parse_move` for moves, `answer` /

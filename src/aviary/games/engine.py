@@ -47,6 +47,13 @@ class Searcher(Generic[State, Move]):
         """(workspace key, most moves a position can have): states sharing a key share tables."""
         raise NotImplementedError
 
+    def kernel_moves(self, state: State) -> list[Move] | None:
+        """The kernels' legal moves of `state` as rules moves (None where they do not reach).
+
+        The conformance suite checks them equal to the rules' on random positions.
+        """
+        return None
+
 
 @dataclass(frozen=True)
 class Report(Generic[Move]):

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit, types
 
 # The six kernel signatures. Kernels reach the search as compiled `cfunc`s with exactly
-# these types (see `aviary.games.pikachu.engine` for the pattern): a first-class function
+# these types (see a game's `engine.py` for the pattern): a first-class function
 # type is keyed by its signature, so the search compiled for them is cached on disk by
 # numba, which is not the case when plain `@njit` dispatchers are passed as arguments.
 STATE = types.int64[::1]

@@ -123,6 +123,9 @@ class PikachuSearcher(Searcher[rules.Position, rules.Move]):
     def shape(self, state: rules.Position) -> tuple[int, int]:
         return state.n, kernels.move_buffer_size(min(state.n, kernels.MAX_N))
 
+    def kernel_moves(self, state: rules.Position) -> list[rules.Move] | None:
+        return kernels.legal_moves(state) if state.n <= kernels.MAX_N else None
+
 
 def make_engine(game: rules.Pikachu) -> Engine[rules.Position, rules.Move]:
     """The engine for `game`; boards too large for the kernels get the quick player."""
