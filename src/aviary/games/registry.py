@@ -77,6 +77,21 @@ GAMES: dict[str, GameSpec] = {
             docs="docs/games/pikachu.md",
         ),
         GameSpec(
+            name="ijk",
+            summary="IJK: two-player 2048 with letters, deterministic or with random tiles",
+            game="aviary.games.ijk.rules:IJK",
+            engines={
+                "engine": "aviary.games.ijk.engine:make_engine",
+                "baseline": "aviary.games.ijk.baseline:make_engine",
+            },
+            quick="aviary.games.ijk.quick:best_move",
+            command="aviary.games.ijk.command",
+            command_summary="a game like the course driver (UPPER LOWER MODE), or "
+                            "move PLAYER BOARD MODE SECONDS",
+            warmup=("aviary.games.ijk.engine", "aviary.games.ijk.baseline"),
+            docs="docs/games/ijk.md",
+        ),
+        GameSpec(
             name="sebastian",
             summary="Sebastian: the solitaire dice game, played by its exact optimum",
             command="aviary.sebastian.command",
