@@ -22,7 +22,7 @@ from rich.text import Text
 
 from aviary.errors import ArgumentParser, UsageError
 from aviary.games import registry
-from aviary.games.base import Game, IllegalMove, OptionError, square_name
+from aviary.games.base import Game, IllegalMove, OptionError, option_pairs, square_name
 from aviary.search.clock import Limit
 
 SIDES = ("first", "second", "both", "none")
@@ -50,16 +50,6 @@ def _parser() -> ArgumentParser:
     parser.add_argument("--max-plies", type=int, default=1000,
                         help="stop watching after this many plies (default 1000)")
     return parser
-
-
-def _settings(pairs: list[str]) -> dict[str, str]:
-    settings: dict[str, str] = {}
-    for pair in pairs:
-        name, equals, value = pair.partition("=")
-        if not equals or not name.strip():
-            raise UsageError(f"--option {pair!r}: expected NAME=VALUE")
-        settings[name.strip()] = value.strip()
-    return settings
 
 
 class Session:
@@ -227,7 +217,7 @@ def main(argv: list[str]) -> int:
         spec = registry.spec(args.game)
         if spec.game is None:
             raise UsageError(f"{args.game} is not a board game; try `aviary {args.game} --help`")
-        game = spec.game_class().from_text(_settings(args.option))
+        game = spec.game_class().from_text(option_pairs(args.option))
     except OptionError as error:
         raise UsageError(str(error)) from None
     if not 0 < args.time < float("inf"):
