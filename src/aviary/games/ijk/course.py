@@ -34,10 +34,10 @@ def next_move(game: Any, seconds: float = THINKING_SECONDS) -> Iterator[str]:
     ijk, position = position_of(game)
     if ijk.outcome(position) is not None:
         return
-    yield quick.best_move(position)
+    yield str(quick.best_move(position))
     from aviary.games.ijk import engine  # numba: loaded after the first answer is out
 
     for report in engine.engine_for(ijk.variant, str(ijk.settings["mode"])).think(
             position, Limit(time=seconds)):
-        if report.move in rules.DIRECTIONS:
-            yield str(report.move)
+        if isinstance(report.move, str) and report.move in rules.DIRECTIONS:
+            yield report.move
