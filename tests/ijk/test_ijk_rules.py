@@ -120,6 +120,16 @@ def test_full_board_is_not_the_end_in_the_handout_variant():
     assert game.legal_moves(full) == ["U", "D", "L", "R", "S"]
 
 
+def test_a_dead_handout_board_is_a_tie():
+    game = IJK(variant="handout")
+    dead = game.parse("ABab" + "baBA" + "ABab" + "baBA", "+")  # no equal neighbours
+    assert all(game.play(dead, move).board == dead.board for move in "UDLRS")
+    result = game.outcome(dead)
+    assert result is not None and result.winner is None and result.reason == "dead-board"
+    live = game.parse("ABab" + "baBA" + "ABab" + "baBB", "+")
+    assert game.outcome(live) is None
+
+
 def test_handout_is_won_by_the_case_of_the_k():
     game = IJK(variant="handout")
     assert game.outcome(game.parse("k" + "." * 15, "+")).winner == 1

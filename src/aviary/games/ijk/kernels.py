@@ -270,13 +270,27 @@ def highest(state, base):
 
 
 @njit(cache=True, nogil=True)
+def dead(state, base):
+    """A full board with no two equal letters side by side: no slide changes anything."""
+    n = state[N_SLOT]
+    for r in range(n):
+        for c in range(n):
+            value = abs(state[base + r * n + c])
+            if c + 1 < n and abs(state[base + r * n + c + 1]) == value:
+                return False
+            if r + 1 < n and abs(state[base + (r + 1) * n + c]) == value:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
 def winner(state):
     """NOT_OVER while the game goes on, else +1 (`+` won), -1 (`-` won) or 0 (a tie)."""
     base = frame(state)
     upper, lower, empty = highest(state, base)
     if state[VARIANT_SLOT] == 1:
         if upper < TOP and lower < TOP:
-            return NOT_OVER
+            return 0 if empty == 0 and dead(state, base) else NOT_OVER
         return (upper == TOP) - (lower == TOP)
     if upper < TOP and lower < TOP and empty > 0:
         return NOT_OVER

@@ -18,7 +18,9 @@ Two variants:
   side with the higher highest letter wins (equal: a tie).
 - `handout`: 4x4 with a fifth move S (skip: the tile just added for the
   skipping player flips to the opponent's case and no tile is added); only a
-  K or k ends the game, won by that case (both at once: a tie).
+  K or k ends the game, won by that case (both at once: a tie). A full board
+  on which no slide changes anything can never make a K: that dead board ends
+  the game as a tie (random games reach one within a few hundred moves).
 
 The game ends at once when a move makes a K or k (no tile follows it).
 Boards are row-major text, `.` empty: 36 characters (course) or 16 (handout).
@@ -31,7 +33,7 @@ Boards are row-major text, `.` empty: 36 characters (course) or 16 (handout).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from aviary.games.base import (
@@ -62,13 +64,15 @@ class Position:
 
     `chance`: the mover has moved and the new tile for `player` (now to move) is
     still to be placed. `last`: the cell of the tile just added for `player`
-    (handout variant only, for Skip; None when unknown or after a skip).
+    (handout variant only, for Skip; None when unknown or after a skip). The
+    course's text forms do not show it, so positions compare by board, player
+    and chance alone.
     """
 
     board: str
     player: Player
     chance: bool = False
-    last: int | None = None
+    last: int | None = field(default=None, compare=False)
 
     @property
     def n(self) -> int:
@@ -164,11 +168,20 @@ def slide(board: str, direction: str, mover: Player) -> str:
     return "".join(cells)
 
 
+def dead(board: str) -> bool:
+    """A full board on which no slide changes anything (no two equal letters side by side)."""
+    if EMPTY in board:
+        return False
+    return all(slide(board, direction, "+") == board for direction in DIRECTIONS)
+
+
 def finished(board: str, variant: str) -> bool:
-    """A K or k is on the board; in the course variant also a full board."""
+    """A K or k is on the board; a full board (course) or a dead board (handout)."""
     if LAST_LETTER in board or LAST_LETTER.lower() in board:
         return True
-    return variant == "course" and EMPTY not in board
+    if variant == "course":
+        return EMPTY not in board
+    return dead(board)
 
 
 def highest(board: str, player: Player) -> int:
@@ -233,7 +246,8 @@ def outcome(position: Position, variant: str = "course") -> tuple[Player | None,
     board = position.board
     if not finished(board, variant):
         return None
-    reason = "letter-k" if LAST_LETTER in board.upper() else "board-full"
+    reason = ("letter-k" if LAST_LETTER in board.upper() else
+              "board-full" if variant == "course" else "dead-board")
     return winner(board, variant), reason
 
 
