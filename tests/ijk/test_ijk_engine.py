@@ -121,3 +121,12 @@ def test_evaluation_is_antisymmetric_in_the_side_to_move_without_threats():
     flipped = rules.Position(position.board, "-")
     game = IJK()
     assert leaf(game, position) == -leaf(game, flipped)
+
+
+def test_a_capture_at_hand_counts_for_the_side_to_move():
+    game = IJK()
+    board = "C..c.." + "......" * 5  # equal letters of opposite cases meet when sliding
+    assert leaf(game, rules.parse(board, "+")) > 0
+    assert leaf(game, rules.parse(board, "-")) > 0
+    apart = "C....." + ".c...." + "......" * 4  # not in one row or column: no capture
+    assert leaf(game, rules.parse(apart, "+")) == 0 == leaf(game, rules.parse(apart, "-"))

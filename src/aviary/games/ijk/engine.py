@@ -5,15 +5,14 @@ function of the board): the alpha-beta core searches it with its transposition
 table. Non-deterministic mode adds the chance kernel, and the same core runs
 expectiminimax with Star1/Star2 pruning between `chance_bounds`.
 
-Evaluation (from the side to move; terms tuned on `benchmarks/ijk_strength.py`):
+Evaluation (from the side to move; weights set by hand and checked, not tuned, by
+`benchmarks/ijk_strength.py`: there was no time for tuning runs of games this long):
 - the course variant is won by the higher highest letter, so each side's highest
   letter counts steeply (HIGHEST * 2**level);
 - material: every tile is worth 2**level (the A-tiles it took to build it);
 - threats: two equal letters of opposite cases that meet when the board slides
   (adjacent in a row or column, only empty cells between) are a capture for the
-  side to move, who merges them into its own case; the biggest one counts;
-- a few points per empty cell for the side that is ahead is left out: the
-  benchmark did not keep it (see the README).
+  side to move, who merges them into its own case; the biggest one counts.
 In the non-deterministic mode game results are scored +-WIN, just above every
 evaluation, so that the bounds Star1/Star2 prune with are tight.
 """
