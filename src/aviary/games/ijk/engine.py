@@ -155,6 +155,9 @@ class IJKSearcher(Searcher[rules.Position, rules.Move]):
     def move(self, state: rules.Position, code: int) -> rules.Move:
         return kernels.decode(code)
 
+    def kernel_moves(self, state: rules.Position) -> list[rules.Move]:
+        return kernels.legal_moves(self.state_array(state))
+
     def shape(self, state: rules.Position) -> tuple[Hashable, int]:
         return (self.game.variant, self.game.deterministic), kernels.CELLS
 
