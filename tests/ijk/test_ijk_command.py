@@ -71,3 +71,9 @@ def test_a_game_against_the_engine_in_nondet_mode_runs():
 def test_a_game_with_bad_players_is_exit_2():
     result, _ = run("robot", "human", "det")
     assert result.returncode == 2 and result.stderr.startswith("aviary ijk: ")
+
+
+def test_move_help_names_the_subcommand():
+    result, _ = run("move", "--help")
+    assert result.returncode == 0
+    assert result.stdout.startswith("usage: aviary ijk move PLAYER BOARD MODE SECONDS")

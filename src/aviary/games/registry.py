@@ -13,6 +13,8 @@ A spec's pieces, each optional except the game:
   (the course command's first answer, before numba has loaded);
 - `command`: the module whose `main(argv)` is `aviary NAME ...`; by default the
   shared course runner (`aviary.course`) with the game's own argument form;
+- `course_subcommand`: with a `command` of its own, the word after which the
+  shared course runner takes over (`aviary NAME WORD [course arguments]`);
 - `warmup`: modules with a `warmup()` that compiles their numba kernels.
 """
 
@@ -34,6 +36,7 @@ class GameSpec:
     engines: Mapping[str, str] = field(default_factory=dict)
     quick: str | None = None
     command: str | None = None
+    course_subcommand: str = ""
     command_summary: str = ""
     warmup: tuple[str, ...] = ()
     docs: str = ""
@@ -86,6 +89,7 @@ GAMES: dict[str, GameSpec] = {
             },
             quick="aviary.games.ijk.quick:best_move",
             command="aviary.games.ijk.command",
+            course_subcommand="move",
             command_summary="a game like the course driver (UPPER LOWER MODE), or "
                             "move PLAYER BOARD MODE SECONDS",
             warmup=("aviary.games.ijk.engine", "aviary.games.ijk.baseline"),

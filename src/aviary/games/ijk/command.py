@@ -6,7 +6,8 @@
         `Winner was: X` (`+`, `-` or `tie`) at the end, like the course's ijk.py.
     aviary ijk move PLAYER BOARD MODE SECONDS [--variant V]
         the arena's contract for IJK programs: prints better and better move
-        letters, the last line counts, and exits before SECONDS have passed.
+        letters, the last line counts, and exits before SECONDS have passed
+        (the shared course runner, reached through the registry's `course_subcommand`).
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ from collections.abc import Sequence
 from aviary.errors import ArgumentParser, UsageError
 from aviary.games.base import IllegalMove
 from aviary.games.ijk import rules
-
-MOVE_USAGE = "usage: aviary ijk move PLAYER BOARD MODE SECONDS [--variant course|handout]"
 
 
 def _parser() -> ArgumentParser:
@@ -94,12 +93,6 @@ def play_game(argv: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str]) -> int:
-    words = list(argv)
-    if words[:1] == ["move"]:
-        if words[1:] in (["-h"], ["--help"]):
-            print(f"{MOVE_USAGE}\n\nPrints better and better moves; the last line is the move.")
-            return 0
-        from aviary import course
-
-        return course.run("ijk", words[1:])
-    return play_game(words)
+    """`aviary ijk UPPER LOWER MODE ...` (`aviary ijk move ...` is the shared course
+    runner's: the registry's `course_subcommand`)."""
+    return play_game(argv)
