@@ -164,6 +164,8 @@ class Engine(Generic[State, Move]):
         options: dict[str, Any] = {}
         if stop is not None:
             options["stop"] = stop
+        if self.searcher.chance_bounds is not None:  # expectimax: Star1/Star2 pruning
+            options["bounds"] = self.searcher.chance_bounds
         return options
 
     def _report(self, state: State, raw: RawReport) -> Report[Move]:
