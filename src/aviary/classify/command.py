@@ -14,15 +14,17 @@ name (the course form), so a training file literally named `fit` still works.
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from aviary.classify.data import Labeled, read_labeled, read_lines
+from aviary.classify.data import Labeled, iter_labeled, iter_lines, read_labeled
 from aviary.classify.defaults import DEFAULT_ALPHA, DEFAULT_EVENT_MODEL
 from aviary.classify.tokenize import AFFIX_CHOICES, Tokenizer
 from aviary.errors import ArgumentParser, UsageError
+from aviary.outputs import check_output, write_text_atomically
 
 if TYPE_CHECKING:  # scipy loads only once input has been checked: bad input fails fast
     from aviary.classify.naive_bayes import NaiveBayes
@@ -92,7 +94,9 @@ def _model_from(options: argparse.Namespace) -> NaiveBayes:
             binary=defaults.binary if options.binary is None else options.binary,
         )
     except ValueError as error:
-        raise UsageError(f"classify: {error}") from None
+        message = str(error).replace("with words=False, char_ngrams must be on",
+                                     "--no-words needs character n-grams (--char-ngrams LOW-HIGH)")
+        raise UsageError(f"classify: {message}") from None
     from aviary.classify.naive_bayes import NaiveBayes
 
     return NaiveBayes(event_model=options.event_model, alpha=options.alpha,
@@ -262,6 +266,8 @@ def _predict(argv: list[str]) -> int:
     from aviary.classify.model_file import load_model
 
     try:
+        if Path(options.model).exists() and not Path(options.model).is_file():
+            raise UsageError(f"classify: --model {options.model} is not a regular file")
         model = load_model(options.model)
     except FileNotFoundError:
         raise UsageError(f"classify: no such model file: {options.model}") from None
@@ -269,42 +275,45 @@ def _predict(argv: list[str]) -> int:
         raise UsageError(f"classify: cannot read {options.model}: {error.strerror}") from None
     except ValueError as error:
         raise UsageError(f"classify: {options.model} is not a usable model: {error}") from None
-    if options.labeled:
-        data = read_labeled(options.file)
-        texts = data.texts
-    else:
-        texts = read_lines(options.file)
-    if options.labeled:
-        unseen = sorted(set(data.labels) - {str(c) for c in model.classes_})
+    known = {str(c) for c in model.classes_}
+    shown = correct = 0
+    rows: Iterator[tuple[str, str]] = (iter_labeled(options.file) if options.labeled else
+                                       (("", text) for text in iter_lines(options.file)))
+    while batch := list(itertools.islice(rows, PREDICT_BATCH)):
+        labels = [label for label, _ in batch]
+        unseen = sorted(set(labels) - known) if options.labeled else []
         if unseen:
             raise UsageError(f"classify: {options.file} has labels the model does not know: "
                              f"{', '.join(map(repr, unseen[:5]))}")
-    predicted = model.predict(texts)
-    sys.stdout.write("".join(f"{label}\n" for label in predicted))
-    sys.stdout.flush()
+        predicted = model.predict([text for _, text in batch])
+        sys.stdout.write("".join(f"{label}\n" for label in predicted))
+        sys.stdout.flush()
+        shown += len(batch)
+        correct += sum(p == t for p, t in zip(predicted, labels, strict=True))
     if options.labeled:
-        correct = sum(p == t for p, t in zip(predicted, data.labels, strict=True))
-        print(f"Classification accuracy = {100 * correct / len(texts):.2f}%", file=sys.stderr)
+        print(f"Classification accuracy = {100 * correct / shown:.2f}%", file=sys.stderr)
     return 0
+
+
+PREDICT_BATCH = 2000  # lines read, predicted and printed at a time: memory stays bounded
 
 
 # -- files -------------------------------------------------------------------------
 
 
 def _check_output(target: Path, force: bool, inputs: list[str]) -> None:
+    """Never an input; otherwise the one rule of `aviary.outputs` (regular files only)."""
     for given in inputs:
         if Path(given).exists() and target.exists() and target.samefile(given):
             raise UsageError(f"classify: refusing to write over the input file {given}")
-    if target.is_dir():
-        raise UsageError(f"classify: {target} is a directory")
-    if target.exists() and not force:
-        raise UsageError(f"classify: {target} exists; pass --force to replace it")
-    if not target.parent.is_dir():
-        raise UsageError(f"classify: no such directory for {target}: {target.parent}")
+    try:
+        check_output(target, replace=force)
+    except UsageError as error:
+        raise UsageError(f"classify: {error}") from None
 
 
 def _write_lines(target: Path, lines: list[str]) -> None:
     try:
-        target.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"classify: cannot write {target}: {error.strerror}") from None
+        write_text_atomically(target, "".join(f"{line}\n" for line in lines))
+    except UsageError as error:
+        raise UsageError(f"classify: {error}") from None
