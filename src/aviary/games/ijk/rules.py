@@ -361,7 +361,8 @@ class IJK(Game[Position, Move]):
         if unknown:
             raise ValueError(f"unknown option {unknown[0]!r} (options: --variant)")
         if len(words) != 4:
-            raise ValueError(f"usage: {cls.course_usage} (got {len(words)} arguments)")
+            raise ValueError(f"usage: aviary ijk move {cls.course_usage} "
+                             f"(got {len(words)} arguments)")
         player, board, mode, limit = words
         if mode not in ("det", "nondet"):
             raise ValueError(f"MODE must be det or nondet, got {mode!r}")
