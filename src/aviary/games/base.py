@@ -295,7 +295,8 @@ class Game(ABC, Generic[State, Move]):
         """
         positional, settings = _split_flags(cls, argv)
         if len(positional) != 3:
-            raise ValueError(f"usage: aviary {cls.name} {cls.course_usage} (got {len(positional)} arguments)")
+            raise ValueError(f"usage: aviary {cls.name} {cls.course_usage} "
+                             f"(got {len(positional)} arguments)")
         player, board, limit = positional
         game = cls.from_text(settings)
         return game, game.parse(board, player), parse_seconds(limit)

@@ -47,6 +47,10 @@ class Searcher(Generic[State, Move]):
         """(workspace key, most moves a position can have): states sharing a key share tables."""
         raise NotImplementedError
 
+    def key(self, state: State) -> int | None:
+        """The Zobrist key the kernels give `state` (None: the game has no repetitions)."""
+        return None
+
     def kernel_moves(self, state: State) -> list[Move] | None:
         """The kernels' legal moves of `state` as rules moves (None where they do not reach).
 
@@ -158,13 +162,13 @@ class Engine(Generic[State, Move]):
             yield self._report(state, raw)
 
     def _keys(self, history: Sequence[State]) -> tuple[int, ...]:
-        return ()
+        """Kernel keys of the game's earlier positions: repeating one of them is a draw."""
+        keys = (self.searcher.key(state) for state in history)
+        return tuple(key for key in keys if key is not None)
 
     def _search_options(self, stop: np.ndarray | None, keys: tuple[int, ...]) -> dict[str, Any]:
-        options: dict[str, Any] = {}
-        if stop is not None:
-            options["stop"] = stop
-        if self.searcher.chance_bounds is not None:  # expectimax: Star1/Star2 pruning
+        options: dict[str, Any] = {"stop": stop, "history": keys}
+        if self.searcher.chance_bounds is not None:
             options["bounds"] = self.searcher.chance_bounds
         return options
 

@@ -106,7 +106,12 @@ def _order(state, move):
     return kernels.order(state, move)
 
 
-KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order)
+@cfunc(alphabeta.TERMINAL, cache=True, nogil=True)
+def _terminal(state):
+    return kernels.terminal(state)
+
+
+KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order, _terminal)
 
 
 class PikachuSearcher(Searcher[rules.Position, rules.Move]):
@@ -122,6 +127,10 @@ class PikachuSearcher(Searcher[rules.Position, rules.Move]):
 
     def shape(self, state: rules.Position) -> tuple[int, int]:
         return state.n, kernels.move_buffer_size(min(state.n, kernels.MAX_N))
+
+    def key(self, state: rules.Position) -> int | None:
+        array = self.state_array(state)
+        return None if array is None else int(array[kernels.KEY_SLOT])
 
     def kernel_moves(self, state: rules.Position) -> list[rules.Move] | None:
         return kernels.legal_moves(state) if state.n <= kernels.MAX_N else None
