@@ -155,6 +155,9 @@ class IJKSearcher(Searcher[rules.Position, rules.Move]):
     def move(self, state: rules.Position, code: int) -> rules.Move:
         return kernels.decode(code)
 
+    def key(self, state: rules.Position) -> int:
+        return int(kernels.key(self.state_array(state)))
+
     def kernel_moves(self, state: rules.Position) -> list[rules.Move]:
         return kernels.legal_moves(self.state_array(state))
 

@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from aviary.games.ijk import rules
+from aviary.search.alphabeta import MATE, NOT_OVER
 
 N_SLOT, VARIANT_SLOT, DET_SLOT, FRAME_SLOT = 0, 1, 2, 3
 FRAMES = 8  # the first frame starts here
@@ -35,8 +36,6 @@ MAX_FRAMES = 130  # the search path (MAX_PLY = 96 in aviary.search) fits with ro
 U, D, L, R, S = 0, 1, 2, 3, 4
 CELL_MOVE = 64
 TOP = 11  # K
-MATE = 1_000_000  # aviary.search.alphabeta.MATE
-NOT_OVER = -(2**62)  # aviary.search's "the game goes on"
 
 _rng = np.random.default_rng(20261123)
 ZOBRIST = _rng.integers(1, 2**62, size=(2 * TOP + 1, CELLS), dtype=np.int64)
