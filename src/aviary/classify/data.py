@@ -2,11 +2,17 @@
 
 Files come from different machines and editors: UTF-8 or Latin-1 (or a mix,
 line by line), LF or CR LF endings, a byte-order mark, blank lines, stray
-bytes that decode as nothing. Each line is decoded as UTF-8 when it is valid
-UTF-8 and as Latin-1 otherwise (every byte is a Latin-1 character), so no
-text file can make the reader fail; blank lines are skipped.
+bytes that decode as nothing, and tweets with a bare CR inside the text (an
+old Mac line break typed into the tweet: thousands of them in some years'
+files). So a record ends at LF (a CR right before it belongs to the ending)
+and a bare CR inside a record is whitespace: treating every CR as a line end
+would cut such a tweet in two and make its second half a line with no
+label. Only a file with no LF at all (a classic Mac file) ends its lines at
+CR. Each line is decoded as UTF-8 when it is valid UTF-8 and as Latin-1
+otherwise (every byte is a Latin-1 character), so no file can make the
+reader fail; blank lines are skipped.
 
-Files are read line by line (`iter_lines`), so predicting over a huge file
+Files are read record by record (`iter_lines`), so predicting over a huge file
 keeps little in memory, and what is not text is refused at its first line:
 a NUL byte (binary data, or UTF-16) or a line over `MAX_LINE_BYTES`. Only
 regular files are read: a FIFO or a device could block or never end.
@@ -41,6 +47,8 @@ def iter_lines(path: str | Path) -> Iterator[str]:
 
 def read_lines(path: str | Path) -> list[str]:
     """The non-blank lines of a file, decoded (UTF-8, else Latin-1), without endings.
+
+    Lines end at LF (or CR LF); a bare CR inside a line reads as a space.
 
     Raises UsageError when the file is missing, unreadable, or has no
     non-blank line.
@@ -105,7 +113,7 @@ def _lines_of(path: Path, handle: BinaryIO) -> Iterator[tuple[int, str]]:
             if b"\0" in chunk:
                 raise UsageError(f"classify: {path}: line {number + 1} has a NUL byte: a binary "
                                  "file (or UTF-16; save it as UTF-8)")
-            for piece in chunk.splitlines():  # also a lone CR ends a line
+            for piece in _records(chunk):
                 number += 1
                 line = _decode(piece)
                 if line.strip():
@@ -113,6 +121,15 @@ def _lines_of(path: Path, handle: BinaryIO) -> Iterator[tuple[int, str]]:
                     yield number, line
     if not seen:
         raise UsageError(f"classify: {path} is empty (no non-blank line)")
+
+
+def _records(chunk: bytes) -> list[bytes]:
+    """One read line as records, without endings: a line ending at LF is one record, a
+    CR before the LF dropped and every other CR made a space. A line without LF is the
+    file's last, or the whole of a file without any LF, which splits at CR instead."""
+    if not chunk.endswith(b"\n"):
+        return chunk.split(b"\r")
+    return [chunk[:-1].removesuffix(b"\r").replace(b"\r", b" ")]
 
 
 def _decode(line: bytes) -> str:

@@ -20,18 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
+from aviary.cache import cache_dir
 from aviary.sebastian.rules import RULES_VERSION
 from aviary.sebastian.solver import STATES, Solution, solve
 from aviary.sebastian.tables import dice_tables
-
-
-def cache_dir() -> Path:
-    override = os.environ.get("AVIARY_CACHE_DIR")
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("aviary"))
 
 
 def table_key() -> str:
