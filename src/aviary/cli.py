@@ -62,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         target = COMMANDS[name][0]
+        spec = registry.GAMES.get(name)
+        if spec is not None and spec.course_subcommand and rest[:1] == [spec.course_subcommand]:
+            target, rest = "aviary.course", rest[1:]  # `aviary GAME WORD [course arguments]`
         module = importlib.import_module(target)
         status: int = module.run(name, rest) if target == "aviary.course" else module.main(rest)
         return status

@@ -42,8 +42,9 @@ def margin(seconds: float) -> float:
 
 
 def usage(name: str) -> str:
-    game = registry.spec(name).game_class()
-    return f"usage: aviary {name} {game.course_usage}"
+    spec = registry.spec(name)
+    word = f"{spec.course_subcommand} " if spec.course_subcommand else ""
+    return f"usage: aviary {name} {word}{spec.game_class().course_usage}"
 
 
 def parse_arguments(name: str, argv: list[str]) -> tuple[Game[Any, Any], Any, float]:

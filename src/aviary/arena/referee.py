@@ -3,7 +3,7 @@
 A player that gives no answer in time, crashes, prints nothing, or prints
 something that is not a legal move loses the game at once; the reason and
 the offending output (truncated) are kept. A game that reaches the ply limit
-is a draw. At a chance node (IJK's random tile) the referee draws the outcome
+is a draw. At a chance node (a random tile, a dice roll) the referee draws the outcome
 from a generator seeded by the game's round, so both games of a colour-swapped
 pair see the same chance events; they are stored as moves by mover -1.
 """

@@ -7,7 +7,7 @@ never look inside them, they go through the game:
     game = registry.make(name, **options)       # options are validated (`Option`)
     state = game.start()
     while game.outcome(state) is None:
-        if game.is_chance(state):                # IJK's random tile, a dice roll
+        if game.is_chance(state):                # a random tile, a dice roll
             move = rng.choices(*zip(*game.chance_outcomes(state)))[0]
         else:
             move = game.parse_move(state, input())   # IllegalMove lists the legal moves

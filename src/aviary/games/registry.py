@@ -15,6 +15,8 @@ A spec's pieces, each optional except the game:
   loading no numpy or numba (the course command asks it before its engine loads);
 - `command`: the module whose `main(argv)` is `aviary NAME ...`; by default the
   shared course runner (`aviary.course`) with the game's own argument form;
+- `course_subcommand`: with a `command` of its own, the word after which the
+  shared course runner takes over (`aviary NAME WORD [course arguments]`);
 - `warmup`: modules with a `warmup()` that compiles their numba kernels.
 """
 
@@ -37,6 +39,7 @@ class GameSpec:
     quick: str | None = None
     tables: str | None = None
     command: str | None = None
+    course_subcommand: str = ""
     command_summary: str = ""
     warmup: tuple[str, ...] = ()
     docs: str = ""
@@ -109,6 +112,22 @@ GAMES: dict[str, GameSpec] = {
             warmup=("aviary.games.foxgeese.engine", "aviary.games.foxgeese.baseline",
                     "aviary.games.foxgeese.endgame"),
             docs="docs/games/foxgeese.md",
+        ),
+        GameSpec(
+            name="ijk",
+            summary="IJK: two-player 2048 with letters, deterministic or with random tiles",
+            game="aviary.games.ijk.rules:IJK",
+            engines={
+                "engine": "aviary.games.ijk.engine:make_engine",
+                "baseline": "aviary.games.ijk.baseline:make_engine",
+            },
+            quick="aviary.games.ijk.quick:best_move",
+            command="aviary.games.ijk.command",
+            course_subcommand="move",
+            command_summary="a game like the course driver (UPPER LOWER MODE), or "
+                            "move PLAYER BOARD MODE SECONDS",
+            warmup=("aviary.games.ijk.engine", "aviary.games.ijk.baseline"),
+            docs="docs/games/ijk.md",
         ),
         GameSpec(
             name="sebastian",
