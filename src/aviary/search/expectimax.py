@@ -12,8 +12,9 @@ eighth:
 Conventions the search relies on:
 - A chance outcome does not change the side to move: a chance node is scored for
   the side that moves after the outcome (after a player's move the turn passes,
-  then the chance event happens, as in IJK). `evaluate` and `terminal` must accept
-  chance nodes, and `key` must tell a chance node from a player node.
+  then the chance event happens, as with a random tile added for the next mover).
+  `evaluate` and `terminal` must accept chance nodes, and `key` must tell a chance
+  node from a player node.
   (A game whose chance event passes the turn gives the player a single "pass" move.)
 - depth counts player moves: a chance node passes its depth on unchanged, and a
   node at depth 0 -- player or chance -- is evaluated. ply counts every edge from
@@ -39,8 +40,8 @@ Transposition table: a score depends on the ply it is met at (a mix of wins at
 different distances shifts with the ply, unlike a pure mate score), so entries are
 keyed on position, ply and root, and are exact wherever reused: between the
 iterations of one search and between transpositions at the same ply (the common
-kind with chance: under IJK's course rules every turn adds one tile and merges
-keep the letters' total, A=1, B=2, C=4..., so a position fixes its ply).
+kind with chance: where every turn adds one tile and merges keep the tiles'
+weighted total, a position fixes its ply).
 Repetitions of the game's history or of the path are draws, as in alphabeta.
 """
 
