@@ -208,6 +208,8 @@ function render() {
   if (document.activeElement !== boardInput) boardInput.value = view.board;
   if (view.player && document.activeElement !== $("position-player")) $("position-player").value = view.player;
   board.dataset.thinking = thinking ? "yes" : "no";
+  board.dataset.decisions = String(view.decisions);
+  board.dataset.turn = humanTurn() ? "human" : view.outcome ? "over" : "engine";
 }
 
 document.addEventListener("keydown", (event) => {
