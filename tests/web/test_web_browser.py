@@ -89,6 +89,7 @@ def browser():
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1280, "height": 820})
+    context.set_default_timeout(180_000)  # a cold table build or compile on a loaded machine
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
@@ -208,3 +209,30 @@ def test_engine_against_engine_and_move_now(page, server):
     page.click("#move-now")
     page.wait_for_function("() => document.getElementById('result').dataset.over === 'yes'")
     assert "move-limit" in page.locator("#result").inner_text()
+
+
+def test_sebastian_a_whole_game_following_the_advice_then_replayed(page, server):
+    page.goto(server + "/sebastian")
+    page.wait_for_selector("#scorecard tr.category")
+    for turn in range(13):
+        for roll in (1, 2, 3):
+            page.click("#roll")
+            page.wait_for_function(f"() => document.getElementById('roll-number').textContent"
+                                   f" === '{roll}' && document.querySelector('#advice tbody tr')")
+            if roll < 3:
+                page.click("#advice tbody tr.best")  # marks the dice the advice rerolls
+                marked = page.locator(".die.reroll").count()
+                assert page.locator("#roll").inner_text() == f"Reroll {marked} dice"
+        if turn == 6:
+            shot(page, "sebastian")
+        page.click("#advice tbody tr.best")  # the best category
+        page.wait_for_function(f"() => document.querySelectorAll('#scorecard tr.category')"
+                               f".length === {12 - turn}")
+    page.wait_for_selector("#result:has-text('Final score')")
+    total = int(page.locator("#total").inner_text())
+    assert page.locator("#result").inner_text() == f"Final score: {total}"
+    assert page.locator("#log li").count() == 13 * 4  # three rolls and a category a turn
+    page.click("#replay-next")
+    assert page.locator("#replay-position").inner_text() == "step 2 of 52"
+    assert page.locator("#replay-step").inner_text().startswith("roll 2: ")
+    shot(page, "sebastian-end")

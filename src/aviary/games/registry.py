@@ -13,7 +13,11 @@ A spec's pieces, each optional except the game:
   (the course command's first answer, before numba has loaded);
 - `command`: the module whose `main(argv)` is `aviary NAME ...`; by default the
   shared course runner (`aviary.course`) with the game's own argument form;
-- `warmup`: modules with a `warmup()` that compiles their numba kernels.
+- `warmup`: modules with a `warmup()` that compiles their numba kernels;
+- `web`: for a game without a `Game` (board games get the generic page), the
+  module behind its browser page: `PAGE` (its HTML file), `ACTIONS` (name ->
+  `function(body: dict) -> dict`, ValueError for a bad request) and optionally
+  `warmup()`.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ class GameSpec:
     command_summary: str = ""
     warmup: tuple[str, ...] = ()
     docs: str = ""
+    web: str | None = None
 
     def game_class(self) -> type[Game[Any, Any]]:
         if self.game is None:
@@ -83,6 +88,7 @@ GAMES: dict[str, GameSpec] = {
             command_summary="the optimal Sebastian player: play, advise, solve",
             warmup=("aviary.sebastian.solver",),
             docs="docs/games/sebastian.md",
+            web="aviary.sebastian.page",
         ),
     )
 }

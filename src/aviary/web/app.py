@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 from collections.abc import AsyncIterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -71,6 +72,10 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
         if config.warmup:
             for spec in registry.board_games():
                 sessions.pool.submit(sessions.warm, spec)
+            for spec in registry.GAMES.values():
+                warm = getattr(_page_module(spec), "warmup", None) if spec.web else None
+                if warm is not None:
+                    sessions.pool.submit(warm)
         try:
             yield
         finally:
@@ -99,12 +104,21 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
 
     for page in TOOL_PAGES:
         app.add_api_route(f"/{page}", _page(page), include_in_schema=False, methods=["GET"])
+    for spec in registry.GAMES.values():
+        if spec.web is not None:
+            _add_game_page(app, spec, sessions)
 
     # --- board games -------------------------------------------------------------------
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
         return [_describe(spec) for spec in registry.board_games()]
+
+    @app.get("/api/pages")
+    async def pages() -> list[dict[str, str]]:
+        """The games with a page of their own (not a board): name and summary."""
+        return [{"name": spec.name, "summary": spec.summary}
+                for spec in registry.GAMES.values() if spec.web is not None]
 
     @app.get("/api/games/{name}")
     async def game(name: str) -> dict[str, Any]:
@@ -167,6 +181,37 @@ def _page(name: str) -> Any:
 
     page.__name__ = f"{name}_page"
     return page
+
+
+def _page_module(spec: registry.GameSpec) -> Any:
+    return importlib.import_module(str(spec.web))
+
+
+def _add_game_page(app: FastAPI, spec: registry.GameSpec, sessions: Sessions) -> None:
+    """`/NAME` (the game's own page) and `POST /api/NAME/ACTION` (its `ACTIONS`, in the pool)."""
+
+    async def page() -> FileResponse:
+        return FileResponse(_page_module(spec).PAGE)
+
+    async def action(action: str, request: Request) -> Any:
+        try:
+            body = await request.json()
+        except ValueError:
+            raise HTTPException(400, "the request body must be JSON") from None
+        if not isinstance(body, dict):
+            raise HTTPException(400, "the request body must be a JSON object")
+        actions = _page_module(spec).ACTIONS
+        if action not in actions:
+            raise HTTPException(404, f"{spec.name} has no action {action!r}; "
+                                     f"one of: {', '.join(actions)}")
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(sessions.pool, actions[action], body)
+        except ValueError as error:
+            raise HTTPException(400, str(error)) from None
+
+    app.add_api_route(f"/{spec.name}", page, methods=["GET"], include_in_schema=False)
+    app.add_api_route(f"/api/{spec.name}/{{action}}", action, methods=["POST"])
 
 
 def _board_spec(name: str) -> registry.GameSpec:
