@@ -22,10 +22,10 @@ from collections.abc import Callable
 import numpy as np
 
 from aviary.horizon import find_ridges
-from aviary.horizon.estimators import decode
+from aviary.horizon.estimators import decode, warmup
 from aviary.horizon.model import RidgeModel, edge_scores, prepare
 from aviary.horizon.synthetic import generate
-from aviary.horizon.viterbi import banded_viterbi, viterbi_full_reference, warmup
+from aviary.horizon.viterbi import banded_viterbi, viterbi_full_reference
 
 
 def best_time(run: Callable[[], object], repeats: int) -> float:

@@ -20,6 +20,8 @@ from aviary.games import registry
 COMMANDS: dict[str, tuple[str, str]] = {
     **{spec.name: (spec.command_module, spec.command_summary) for spec in registry.GAMES.values()},
     "warmup": ("aviary.warmup", "compile every numba kernel ahead of time"),
+    "play": ("aviary.play", "play a game in the terminal against its engine, or watch"),
+    "warm": ("aviary.warm", "a warm engine server that course commands reuse: start, stop"),
     "classify": ("aviary.classify.command", "Naive Bayes text classification (course TRAIN TEST)"),
     "horizon": ("aviary.horizon.command", "Viterbi ridge lines in mountain photos"),
     "arena": ("aviary.arena.command", "tournaments between programs, ratings, SQLite results"),

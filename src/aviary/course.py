@@ -10,7 +10,9 @@ interpreter start-up included. Bad input: one line, exit 2; a finished game or a
 player with no legal move: one line, exit 1.
 
 A game takes part by its registry entry: its `Game.parse_course` reads the
-arguments, its `quick` player gives the first answer, its main engine thinks.
+arguments, its `quick` player gives the first answer, its main engine thinks: in a
+warm engine server if one runs (`aviary warm start`, see `aviary.warm`), else in a
+child process started first thing (its cost is loading numba: about 0.5 s of CPU).
 """
 
 from __future__ import annotations
@@ -18,15 +20,20 @@ from __future__ import annotations
 import json
 import os
 import select
+import socket
 import subprocess
 import sys
 import time
 from typing import Any
 
+from aviary import warm
 from aviary.errors import NoMoveError, UsageError
 from aviary.games import registry
 from aviary.games.base import Game, OptionError
 from aviary.search.clock import process_age
+
+# AVIARY_COURSE_TRACE=1: a line on stderr for each answer the engine relays (benchmarks)
+TRACE = os.environ.get("AVIARY_COURSE_TRACE") == "1"
 
 
 def margin(seconds: float) -> float:
@@ -73,6 +80,19 @@ def _die_with_parent() -> None:
         pass  # not Linux: the child still stops at the deadline on its own
 
 
+class _NoScipy:
+    """An import hook refusing scipy: numba probes it for BLAS at import (0.15 s of CPU,
+    more under load), and no search kernel needs it. Used in the engine child only."""
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        if name == "scipy" or name.startswith("scipy."):
+            raise ImportError("scipy is not loaded by the course engine process")
+
+
+def _without_scipy() -> None:
+    sys.meta_path.insert(0, _NoScipy())
+
+
 def think(argv: list[str]) -> int:
     """The engine process: print each deeper search's answer until the deadline.
 
@@ -80,6 +100,7 @@ def think(argv: list[str]) -> int:
     JSON, STATE as `Game.encode`, DEADLINE on the monotonic clock parent and child share).
     """
     _die_with_parent()
+    _without_scipy()
     from aviary.search.clock import Limit
 
     name, settings, encoded, deadline = argv
@@ -94,28 +115,65 @@ def think(argv: list[str]) -> int:
     return 0
 
 
-def relay(name: str, game: Game[Any, Any], state: Any, deadline: float,
-          printer: Printer) -> None:
-    """Run the engine in a child process and pass on its legal answers until the deadline.
+class EngineChild:
+    """The engine in a child process, started as early as possible: loading numba is its cost.
 
     A child process, not a thread: loading numba's cached code holds the GIL for long
-    stretches, which could make a thread-based watchdog wake up late. This process only
-    waits in `select`, so it stops on time however busy the engine is, and kills it.
+    stretches, which could make a thread-based watchdog wake up late.
     """
-    command = [
-        sys.executable, "-m", "aviary.course", "--think", name,
-        json.dumps(game.settings), game.encode(state), repr(deadline),
-    ]
-    child = subprocess.Popen(command, stdout=subprocess.PIPE)
-    assert child.stdout is not None
-    legal = game.answers(state)
-    pending = b""
+
+    def __init__(self, name: str, game: Game[Any, Any], state: Any, deadline: float) -> None:
+        command = [
+            sys.executable, "-m", "aviary.course", "--think", name,
+            json.dumps(game.settings), game.encode(state), repr(deadline),
+        ]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE)
+        assert self.process.stdout is not None
+        self.fd = self.process.stdout.fileno()
+
+    def read(self) -> bytes:
+        return os.read(self.fd, 1 << 16)
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()  # reaped: no zombie left behind for whoever runs us
+
+
+class WarmEngine:
+    """The same answers from a warm engine server (`aviary warm start`), when one runs."""
+
+    def __init__(self, connection: socket.socket, name: str, game: Game[Any, Any], state: Any,
+                 deadline: float) -> None:
+        self.connection = connection
+        self.fd = connection.fileno()
+        message = {"game": name, "settings": game.settings, "state": game.encode(state),
+                   "deadline": deadline}
+        connection.sendall((json.dumps(message) + "\n").encode())
+
+    def read(self) -> bytes:
+        try:
+            return self.connection.recv(1 << 16)
+        except OSError:
+            return b""
+
+    def close(self) -> None:
+        self.connection.close()  # the server stops this search at its next write
+
+
+def relay(source: EngineChild | WarmEngine, game: Game[Any, Any], state: Any, deadline: float,
+          printer: Printer) -> None:
+    """Pass on the engine's legal answers until the deadline, then close the engine.
+
+    This process only waits in `select`, so it stops on time however busy the engine is.
+    """
     try:
+        legal = game.answers(state)
+        pending = b""
         while (remaining := deadline - time.monotonic()) > 0:
-            ready, _, _ = select.select([child.stdout], [], [], remaining)
+            ready, _, _ = select.select([source.fd], [], [], remaining)
             if not ready:
                 break
-            chunk = os.read(child.stdout.fileno(), 1 << 16)
+            chunk = source.read()
             if not chunk:
                 break
             *lines, pending = (pending + chunk).split(b"\n")
@@ -123,9 +181,10 @@ def relay(name: str, game: Game[Any, Any], state: Any, deadline: float,
                 answer = line.decode(errors="replace").strip()
                 if answer in legal:
                     printer.line(answer)
+                    if TRACE:
+                        print(f"engine answer at {process_age():.3f} s", file=sys.stderr)
     finally:
-        child.kill()
-        child.wait()  # reaped: no zombie left behind for whoever runs us
+        source.close()
 
 
 def run(name: str, argv: list[str]) -> int:
@@ -143,13 +202,21 @@ def run(name: str, argv: list[str]) -> int:
         raise NoMoveError(f"player {game.label(state)} has no legal move")
     deadline = started + seconds - margin(seconds)
 
+    search = game.kernels_reach(state) and deadline - time.monotonic() > 0.05
+    child: EngineChild | WarmEngine | None = None
+    if search:
+        connection = warm.connect()
+        child = (WarmEngine(connection, name, game, state, deadline) if connection is not None
+                 else EngineChild(name, game, state, deadline))
     printer = Printer()
-    spec = registry.spec(name)
-    quick = registry.load(spec.quick) if spec.quick else None
-    first = quick(state) if quick is not None else game.legal_moves(state)[0]
-    printer.line(game.answer(state, first))
-    if deadline - time.monotonic() > 0.05:
-        relay(name, game, state, deadline, printer)
+    try:
+        spec = registry.spec(name)
+        quick = registry.load(spec.quick) if spec.quick else None
+        first = quick(state) if quick is not None else game.legal_moves(state)[0]
+        printer.line(game.answer(state, first))
+    finally:
+        if child is not None:
+            relay(child, game, state, deadline, printer)
     return 0
 
 

@@ -16,7 +16,7 @@ from aviary.games import registry
 
 WARMUP_MODULES: list[str] = [
     *(module for spec in registry.GAMES.values() for module in spec.warmup),
-    "aviary.horizon.viterbi",
+    "aviary.horizon.estimators",
 ]
 
 

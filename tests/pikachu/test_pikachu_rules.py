@@ -164,3 +164,24 @@ def test_parse_rejects_bad_sizes_characters_and_players():
             assert str(error)
         else:
             raise AssertionError(f"accepted {n} {player}")
+
+
+def test_the_quick_players_gain_is_the_change_in_material_it_computes_from_scratch():
+    import random
+
+    from aviary.games.pikachu import quick
+
+    rng = random.Random(3)
+    for _ in range(30):
+        position = rules.start_position(8)
+        for _ in range(rng.randrange(0, 40)):
+            moves = rules.legal_moves(position)
+            if not moves:
+                break
+            position = rules.play(position, rng.choice(moves))
+        me, them = position.player, rules.opponent(position.player)
+        before = quick.material(position, me) - quick.material(position, them)
+        for move in rules.legal_moves(position):
+            after = rules.play(position, move)
+            expected = quick.material(after, me) - quick.material(after, them) - before
+            assert abs(quick.gain(position, move) - expected) < 1e-9

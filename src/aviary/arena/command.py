@@ -23,6 +23,7 @@ from aviary.arena.schedule import MODES, Config, default_games
 from aviary.arena.store import Store
 from aviary.errors import ArgumentParser, UsageError
 from aviary.games import registry
+from aviary.games.base import OptionError, option_pairs
 
 
 def _examples() -> str:
@@ -142,12 +143,10 @@ def _config(a: argparse.Namespace) -> Config:
 
 def _options(pairs: list[str], n: str | None) -> dict[str, str]:
     """`--option NAME=VALUE` pairs (and the `--n` shortcut) as a name -> text mapping."""
-    options: dict[str, str] = {}
-    for pair in pairs:
-        name, equals, value = pair.partition("=")
-        if not equals or not name.strip():
-            raise UsageError(f"--option {pair!r}: expected NAME=VALUE")
-        options[name.strip()] = value.strip()
+    try:
+        options = option_pairs(pairs)
+    except OptionError as error:
+        raise UsageError(str(error)) from None
     if n is not None:
         options["n"] = n
     return options

@@ -267,6 +267,13 @@ class Game(ABC, Generic[State, Move]):
         side = int(len(self.format(self.start())) ** 0.5)
         return Board(side, side)
 
+    def kernels_reach(self, state: State) -> bool:
+        """False where the game's compiled engine cannot search `state` (too large a board).
+
+        Asked without loading numba: the course runner then lets the quick player answer.
+        """
+        return True
+
     def command_args(self, state: State, seconds: float) -> list[str]:
         """What a course program is called with for one move (inverse: `parse_course`)."""
         args = [self.label(state), self.format(state), format_seconds(seconds)]
@@ -318,6 +325,17 @@ class Game(ABC, Generic[State, Move]):
             if self.outcome(state) is None:
                 return state
         return self.start()
+
+
+def option_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    """`NAME=VALUE` texts (`--option n=8`, repeated) as a name -> text mapping."""
+    settings: dict[str, str] = {}
+    for pair in pairs:
+        name, equals, value = pair.partition("=")
+        if not equals or not name.strip():
+            raise OptionError(f"--option {pair!r}: expected NAME=VALUE")
+        settings[name.strip()] = value.strip()
+    return settings
 
 
 def square_name(row: int, col: int) -> str:

@@ -123,3 +123,10 @@ def find_ridges(
     if points:  # map's own model, constrained: away from the points it can only agree
         human_rows, _ = decoder(pin(best.emit, points), model.log_transitions(height))
     return Ridges(simple=simple_rows, map=best.rows, human=human_rows)
+
+
+def warmup() -> None:
+    """Compile (or load from cache) every horizon kernel: both Viterbi forms and the pipeline."""
+    banded_viterbi(np.zeros((3, 3)), np.zeros(3))
+    banded_viterbi(np.zeros((3, 3)), np.array([-1.0, 0.0, -1.0]))
+    find_ridges(np.zeros((12, 12, 3), np.uint8), [(3, 3)])

@@ -112,11 +112,3 @@ def viterbi_full_reference(emit: FloatArray, log_trans: FloatArray) -> tuple[Row
         rows[c - 1] = back[c, rows[c]]
     return rows, float(score[rows[-1]])
 
-
-def warmup() -> None:
-    """Compile (or load from cache) every horizon kernel."""
-    from aviary.horizon.estimators import find_ridges
-
-    banded_viterbi(np.zeros((3, 3)), np.zeros(3))
-    banded_viterbi(np.zeros((3, 3)), np.array([-1.0, 0.0, -1.0]))
-    find_ridges(np.zeros((12, 12, 3), np.uint8), [(3, 3)])

@@ -45,19 +45,23 @@ def iterate(
     aspiration: int = 40,
     quiesce: bool = True,
     lmr: bool = True,
+    stop: np.ndarray | None = None,
 ) -> Iterator[RawReport]:
     """Yield a `RawReport` after each completed depth until `limit` or a proven result.
 
     Depth 1 always completes (it ignores the clock and node limit), so a caller
     with a legal move to make always gets one. `state` is searched in place and
-    restored after each depth.
+    restored after each depth. Setting `stop[0]` (the caller's one-element int64 array)
+    stops the search as the deadline does.
     """
     started = time.monotonic()
     node_limit = limit.nodes if limit.nodes is not None else 2**62
     max_depth = min(limit.depth or alphabeta.MAX_PLY - 1, alphabeta.MAX_PLY - 1)
     workspace.new_search(2**62, quiesce, lmr)
-    # a stop flag of this search's own: a timer of an abandoned earlier search cannot stop it
-    stop = np.zeros(1, dtype=np.int64)
+    # the caller's stop flag (a server cancels a search with it), else one of this search's
+    # own: a timer of an abandoned earlier search cannot stop it
+    if stop is None:
+        stop = np.zeros(1, dtype=np.int64)
     arrays = workspace.arrays(stop)
     never = np.zeros(1, dtype=np.int64)
     with StopTimer(stop, limit.time):

@@ -19,7 +19,7 @@ from numba import njit
 
 from aviary.games.pikachu import rules
 
-MAX_N = 32  # 10 bits per square in the move encoding
+MAX_N = rules.KERNEL_MAX_N  # 10 bits per square in the move encoding
 N_SLOT, SIDE_SLOT, KEY_SLOT = 0, 1, 2
 BOARD = 4  # board cells start here
 SQUARE_BITS = 10

@@ -36,6 +36,7 @@ Square = int
 EMPTY = "."
 PIECES = "wbWB"
 MIN_N = 7
+KERNEL_MAX_N = 32  # the compiled kernels' limit (kernels.py); larger boards: rules only
 
 # (row step, column step): forward is resolved per player, then left/right, then back.
 _SIDEWAYS = ((0, -1), (0, 1))
@@ -255,6 +256,9 @@ class Pikachu(Game[Position, Move]):
 
     def answers(self, state: Position) -> dict[str, Move]:
         return successors(state)
+
+    def kernels_reach(self, state: Position) -> bool:
+        return state.n <= KERNEL_MAX_N
 
     def command_args(self, state: Position, seconds: float) -> list[str]:
         return [str(self.n), state.player, format_board(state), format_seconds(seconds)]
