@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import warnings
 
 import pytest
@@ -42,3 +44,15 @@ def app_config():
 def client(app_config):
     with TestClient(create_app(app_config)) as test_client:
         yield test_client
+
+
+@pytest.fixture(scope="session")
+def arena_db(tmp_path_factory):
+    """A real tournament: the engine against random moves, four games on a 7x7 board."""
+    path = tmp_path_factory.mktemp("arena") / "results.db"
+    subprocess.run(
+        [sys.executable, "-m", "aviary", "arena", "run", "--db", str(path), "--n", "7",
+         "--time", "0.05", "--games", "4", "--max-plies", "80", "--jobs", "1",
+         "aviary:engine", "aviary:random"],
+        check=True, capture_output=True, timeout=600)
+    return path

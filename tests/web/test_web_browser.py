@@ -9,6 +9,7 @@ installed (CI installs it: .ci/run).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import endgame_board
+from PIL import Image
 
 from aviary.games import registry
 
@@ -42,7 +44,7 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(web_cache, tmp_path_factory):
+def server(web_cache, arena_db, tmp_path_factory):
     """`aviary serve` in a child process, as a user starts it."""
     port = free_port()
     folder = tmp_path_factory.mktemp("serve")
@@ -59,7 +61,7 @@ def server(web_cache, tmp_path_factory):
     log = (folder / "serve.log").open("w")
     process = subprocess.Popen(
         [sys.executable, "-m", "aviary", "serve", "--port", str(port), "--workers", "8",
-         "--classify-train", str(train)],
+         "--classify-train", str(train), "--arena", str(arena_db), "--upload-mb", "1"],
         stdout=log, stderr=subprocess.STDOUT, env={**os.environ})
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
@@ -236,3 +238,51 @@ def test_sebastian_a_whole_game_following_the_advice_then_replayed(page, server)
     assert page.locator("#replay-position").inner_text() == "step 2 of 52"
     assert page.locator("#replay-step").inner_text().startswith("roll 2: ")
     shot(page, "sebastian-end")
+
+
+def test_classify_a_typed_tweet_shows_its_class_and_the_words_behind_it(page, server):
+    page.goto(server + "/classify")
+    page.wait_for_selector("#classes:has-text('Classes:')")
+    page.fill("#text", "deep dish pizza by the lake in chicago")
+    page.click("#classify")
+    page.wait_for_selector("#evidence tr[data-token='chicago']")
+    assert page.locator("#answer").inner_text().startswith("Chicago,_IL (P = ")
+    assert page.locator("#evidence tr[data-token='chicago'] .bar").count() == 1
+    shot(page, "classify")
+
+
+def test_horizon_upload_then_click_draws_the_three_lines(page, server, tmp_path):
+    from aviary.horizon import synthetic
+
+    photo = synthetic.generate(5, height=192, width=256)
+    path = tmp_path / "ridge.png"
+    Image.fromarray(photo.rgb).save(path)
+    page.goto(server + "/horizon")
+    page.wait_for_selector("#limit:has-text('MB')")
+    page.set_input_files("#photo", str(path))
+    page.wait_for_selector("#canvas[data-lines='simple map']")
+    box = page.locator("#canvas").bounding_box()
+    col, row = 100, int(photo.ridge[100])
+    page.mouse.click(box["x"] + col * box["width"] / 256, box["y"] + row * box["height"] / 192)
+    page.wait_for_selector("#canvas[data-lines='simple map human']")
+    assert "human line through row" in page.locator("#status").inner_text()
+    shot(page, "horizon")
+    big = tmp_path / "big.bin"
+    big.write_bytes(b"\0" * (2 * 1024 * 1024))
+    page.set_input_files("#photo", str(big))
+    page.wait_for_selector("#error:has-text('too large')")
+
+
+def test_arena_standings_and_a_game_replayed_move_by_move(page, server):
+    page.goto(server + "/arena")
+    page.wait_for_selector("#standings tbody tr")
+    assert page.locator("#standings tbody tr").count() == 2
+    assert page.locator("#games tbody tr").count() == 4
+    page.wait_for_selector("#ply:has-text('ply 0')")
+    page.click("#next")
+    assert page.locator("#ply").inner_text().startswith("ply 1 of ")
+    page.click("#last")
+    page.wait_for_selector("#result:has-text('Result:')")
+    assert re.fullmatch(r"Result: (1-0|0-1|1/2-1/2) \([a-z-]+\)",
+                        page.locator("#result").inner_text())
+    shot(page, "arena")

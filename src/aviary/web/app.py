@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import importlib
 from collections.abc import AsyncIterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -22,23 +22,11 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from aviary.games import registry
+from aviary.web.config import AppConfig
 from aviary.web.sessions import GameSession, SessionError, Sessions, Thought
 
 STATIC = Path(__file__).parent / "static"
 TOOL_PAGES = ("classify", "horizon", "arena")
-
-
-@dataclass
-class AppConfig:
-    """How `aviary serve` was started: pool size, idle timeout, and the tools' inputs."""
-
-    workers: int = 16
-    idle_seconds: float = 1800.0
-    arena_db: Path | None = None
-    classify_model: Any = None  # a fitted aviary.classify NaiveBayes, or None
-    upload_limit: int = 8 * 1024 * 1024  # bytes, for horizon photos
-    reap_every: float = 60.0
-    warmup: bool = False  # compile (or load) every board game's engine at start, in the pool
 
 
 class NewGame(BaseModel):

@@ -65,7 +65,8 @@ def main(argv: list[str]) -> int:
     try:
         import uvicorn
 
-        from aviary.web.app import AppConfig, create_app
+        from aviary.web.app import create_app
+        from aviary.web.config import AppConfig
     except ImportError as error:  # pragma: no cover - the web extra is part of the install
         raise UsageError(f"aviary serve: the web app needs fastapi and uvicorn ({error})") from None
     classifier = load_classifier(args.classify_model, args.classify_train)
