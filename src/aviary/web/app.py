@@ -243,7 +243,7 @@ async def _think_socket(socket: WebSocket, sessions: Sessions, session: GameSess
         try:
             move = await sessions.think(session, seconds, report)
             await send({"type": "moved" if move is not None else "dropped", "move": move,
-                        "view": session.view()})
+                        "searched": session.searched, "view": session.view()})
         except SessionError as error:
             await send({"type": "error", "status": error.status, "message": str(error)})
 

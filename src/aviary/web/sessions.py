@@ -29,6 +29,11 @@ from aviary.games.registry import GameSpec
 from aviary.web import boards
 
 MOVE_LIMIT_REASON = "move-limit"
+EARLY_STOP = 0.5  # no new depth once this share of the time per move is spent
+MIN_SHARE = 0.5  # however late searches come back, each gets at least this share
+LATENESS_DECAY = 0.8  # per search: how fast a late search is forgotten
+MAX_LATENESS = 0.3  # the most a search plans to end early for lateness
+OUTLIER = 1.0  # later than this is not the machine's load (a first compile): not learnt
 
 
 class SessionError(Exception):
@@ -86,6 +91,7 @@ class GameSession:
     last_used: float = field(default_factory=time.monotonic)
     stop: np.ndarray | None = None  # the running search's flag
     version: int = 0  # bumped by every change of position
+    searched: float = 0.0  # seconds the last search ran in its worker
 
     @property
     def state(self) -> Any:
@@ -211,6 +217,7 @@ class Sessions:
         self.idle_seconds = idle_seconds
         self.most = most
         self._sessions: dict[str, GameSession] = {}
+        self.lateness = 0.0  # seconds searches have lately come back past their deadline
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -287,16 +294,20 @@ class Sessions:
         stop = np.zeros(1, dtype=np.int64)
         session.stop = stop
         version = session.version
+        called = time.monotonic()
+        margin = self.lateness
         state, history = session.state, list(session.states[:-1])
         loop = asyncio.get_running_loop()
         thoughts: asyncio.Queue[Thought | None] = asyncio.Queue()
 
         def work() -> Any:
+            began = time.monotonic()
             try:
                 return search(self.engines.get(session.spec, session.game), session.game,
-                              state, history, seconds, stop,
+                              state, history, seconds, stop, margin,
                               lambda t: loop.call_soon_threadsafe(thoughts.put_nowait, t))
             finally:
+                session.searched = time.monotonic() - began
                 loop.call_soon_threadsafe(thoughts.put_nowait, None)
 
         future = loop.run_in_executor(self.pool, work)
@@ -304,6 +315,7 @@ class Sessions:
             while (thought := await thoughts.get()) is not None:
                 await report(thought)
             move = await future
+            stop_pressed = bool(stop[0])
         finally:
             stop[0] = 1
             if session.stop is stop:
@@ -312,12 +324,23 @@ class Sessions:
             return None
         text = session.game.move_text(state, move)
         session.play(text)
+        if not stop_pressed:
+            self._learn_lateness(time.monotonic() - called - (seconds - margin))
         return text
+
+    def _learn_lateness(self, late: float) -> None:
+        """Remember how late a search came back (a decaying maximum): the next ones plan for it."""
+        if late <= OUTLIER:
+            self.lateness = min(MAX_LATENESS, max(0.0, late, LATENESS_DECAY * self.lateness))
 
 
 def search(engine: Any, game: Game[Any, Any], state: Any, history: list[Any], seconds: float,
-           stop: np.ndarray, report: Callable[[Thought], object]) -> Any:
-    """The engine's move for `state` within `seconds` or until `stop[0]` (runs in a worker)."""
+           stop: np.ndarray, margin: float, report: Callable[[Thought], object]) -> Any:
+    """The engine's move for `state` within `seconds` or until `stop[0]` (runs in a worker).
+
+    The search plans to end `margin` seconds early: how late searches have lately come
+    back on this machine (a loaded machine runs many games' searches at once).
+    """
     from aviary.search.clock import Limit, budget
 
     moves = game.legal_moves(state)
@@ -326,13 +349,17 @@ def search(engine: Any, game: Game[Any, Any], state: Any, history: list[Any], se
     if not hasattr(engine, "think"):  # a one-call player: no reports, no early stop
         return engine.best_move(state, time=seconds)
     best = None
-    for found in engine.think(state, Limit(time=budget(seconds)), **_stop_options(stop),
+    started = time.monotonic()
+    deadline = max(budget(seconds) - margin, MIN_SHARE * seconds)
+    for found in engine.think(state, Limit(time=deadline), **_stop_options(stop),
                               history=history):
         best = found.move
         report(Thought(found.depth, found.score, found.mate_in,
                        game.move_text(state, found.move),
                        _line(game, state, found.pv), found.nodes, found.nps, found.seconds))
-        if stop[0]:
+        # a depth costs more than all before it: one begun past EARLY_STOP would be cut
+        # off and thrown away, and would only slow the other games' searches
+        if stop[0] or time.monotonic() - started > EARLY_STOP * seconds:
             break
     return best if best is not None else moves[0]
 
