@@ -281,3 +281,25 @@ def test_searches_plan_for_the_lateness_seen_lately_within_bounds():
         assert sessions.lateness == before
     finally:
         sessions.shutdown()
+
+
+def test_an_engine_that_fails_is_reported_and_the_game_goes_on(client):
+    from aviary.games.registry import GAMES, GameSpec
+
+    GAMES["brokenengine"] = GameSpec(
+        name="brokenengine", summary="Pikachu with an engine that cannot be loaded",
+        game="aviary.games.pikachu.rules:Pikachu",
+        engines={"engine": "aviary.web.no_such_module:make_engine"})
+    try:
+        view = new(client, "brokenengine")
+        with client.websocket_connect(f"/api/sessions/{view['id']}/think") as socket:
+            socket.send_json({"type": "go", "seconds": 0.1})
+            message = socket.receive_json()
+        assert message["status"] == 500
+        assert message["message"].startswith("the engine failed: ModuleNotFoundError")
+        assert wait_until_idle(client, view["id"])
+        played = client.post(f"/api/sessions/{view['id']}/move",
+                             json={"move": view["moves"][0]["text"]})
+        assert played.status_code == 200
+    finally:
+        del GAMES["brokenengine"]

@@ -246,6 +246,9 @@ async def _think_socket(socket: WebSocket, sessions: Sessions, session: GameSess
                         "searched": session.searched, "view": session.view()})
         except SessionError as error:
             await send({"type": "error", "status": error.status, "message": str(error)})
+        except Exception as error:  # the engine failed: say so rather than think forever
+            await send({"type": "error", "status": 500,
+                        "message": f"the engine failed: {type(error).__name__}: {error}"})
 
     task: asyncio.Task[None] | None = None
     try:
