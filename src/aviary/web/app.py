@@ -59,7 +59,7 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
         reaper = asyncio.create_task(_reap(sessions, config.reap_every))
         if config.warmup:
             for spec in registry.board_games():
-                sessions.pool.submit(sessions.warm, spec)
+                sessions.warm(spec)
             for spec in registry.GAMES.values():
                 warm = getattr(_page_module(spec), "warmup", None) if spec.web else None
                 if warm is not None:

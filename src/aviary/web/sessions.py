@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +26,7 @@ from aviary.games import registry
 from aviary.games.base import Game, IllegalMove, Outcome
 from aviary.games.registry import GameSpec
 from aviary.web import boards
+from aviary.web.workers import ProcessSearches
 
 MOVE_LIMIT_REASON = "move-limit"
 EARLY_STOP = 0.5  # no new depth once this share of the time per move is spent
@@ -62,21 +62,6 @@ class Thought:
     nodes: int
     nps: float
     seconds: float
-
-
-class Engines:
-    """One engine per game configuration, made on first use (inside the pool: numba loads there)."""
-
-    def __init__(self) -> None:
-        self._engines: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
-        self._lock = threading.Lock()
-
-    def get(self, spec: GameSpec, game: Game[Any, Any]) -> Any:
-        key = (spec.name, tuple(sorted(game.settings.items())))
-        with self._lock:
-            if key not in self._engines:
-                self._engines[key] = spec.engine(spec.main_engine, game)
-            return self._engines[key]
 
 
 @dataclass
@@ -208,12 +193,16 @@ class GameSession:
 
 
 class Sessions:
-    """Every live browser game, the worker pool they think in, and idle reclaiming."""
+    """Every live browser game, the engine processes they think in, and idle reclaiming.
 
-    def __init__(self, workers: int = 16, idle_seconds: float = 1800.0,
+    `pool` (threads) is for other slow work off the event loop (the tools' pages).
+    """
+
+    def __init__(self, workers: int = 8, idle_seconds: float = 1800.0,
                  most: int = 500) -> None:
-        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aviary-engine")
-        self.engines = Engines()
+        self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="aviary-tools")
+        self.workers = workers
+        self._searches: ProcessSearches | None = None
         self.idle_seconds = idle_seconds
         self.most = most
         self._sessions: dict[str, GameSession] = {}
@@ -268,16 +257,26 @@ class Sessions:
             self.close(session_id)
         return len(idle)
 
+    @property
+    def searches(self) -> ProcessSearches:
+        """The engine processes, started on first use."""
+        if self._searches is None:
+            self._searches = ProcessSearches(self.workers)
+        return self._searches
+
     def warm(self, spec: GameSpec) -> None:
-        """Load `spec`'s main engine for its default options (runs in the pool at start)."""
-        engine = self.engines.get(spec, spec.make())
-        if hasattr(engine, "warmup"):
-            engine.warmup()
+        """Load `spec`'s main engine (default options) in each engine process, in the background."""
+        game = spec.make()
+        for _ in range(self.workers):
+            self.searches.warm(str(spec.game), spec.engines[spec.main_engine],
+                               tuple(sorted(game.settings.items())))
 
     def shutdown(self) -> None:
         for session_id in list(self._sessions):
             self.close(session_id)
         self.pool.shutdown(wait=False, cancel_futures=True)
+        if self._searches is not None:
+            self._searches.shutdown()
 
     async def think(self, session: GameSession, seconds: float,
                     report: Callable[[Thought], Awaitable[None]]) -> str | None:
@@ -291,38 +290,45 @@ class Sessions:
             raise SessionError(409, "the game is over")
         if not seconds > 0 or seconds > 600:
             raise SessionError(400, "seconds per move must be above 0 and at most 600")
-        stop = np.zeros(1, dtype=np.int64)
-        session.stop = stop
         version = session.version
         called = time.monotonic()
         margin = self.lateness
-        state, history = session.state, list(session.states[:-1])
+        game, spec = session.game, session.spec
+        state = session.state
         loop = asyncio.get_running_loop()
         thoughts: asyncio.Queue[Thought | None] = asyncio.Queue()
 
-        def work() -> Any:
-            began = time.monotonic()
-            try:
-                return search(self.engines.get(session.spec, session.game), session.game,
-                              state, history, seconds, stop, margin,
-                              lambda t: loop.call_soon_threadsafe(thoughts.put_nowait, t))
-            finally:
-                session.searched = time.monotonic() - began
-                loop.call_soon_threadsafe(thoughts.put_nowait, None)
+        def heard(thought: dict[str, Any] | None) -> None:  # on the reports' reader thread
+            loop.call_soon_threadsafe(thoughts.put_nowait,
+                                      None if thought is None else Thought(**thought))
 
-        future = loop.run_in_executor(self.pool, work)
+        future, stop = self.searches.start(
+            str(spec.game), spec.engines[spec.main_engine],
+            tuple(sorted(game.settings.items())), game.encode(state),
+            [game.encode(before) for before in session.states[:-1]], seconds, margin, heard)
+        session.stop = stop
+        done = asyncio.wrap_future(future)
+
+        def failed(finished: asyncio.Future[Any]) -> None:
+            # a worker that fails or dies sends no last report: its failure ends the wait
+            if finished.cancelled() or finished.exception() is not None:
+                thoughts.put_nowait(None)
+
+        done.add_done_callback(failed)
         try:
             while (thought := await thoughts.get()) is not None:
                 await report(thought)
-            move = await future
+            text, session.searched = await done
             stop_pressed = bool(stop[0])
         finally:
-            stop[0] = 1
+            if not future.done():
+                stop[0] = 1
             if session.stop is stop:
                 session.stop = None
+        move = None if text is None else game.parse_move(state, text)
         if session.version != version or move is None:
             return None
-        text = session.game.move_text(state, move)
+        assert text is not None
         session.play(text)
         if not stop_pressed:
             self._learn_lateness(time.monotonic() - called - (seconds - margin))
