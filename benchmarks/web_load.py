@@ -107,7 +107,7 @@ def main() -> int:
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "aviary", "serve", "--port", str(port),
-         "--workers", str(max(8, 2 * args.games))],
+         "--workers", str(args.games)],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ})
     base = f"http://127.0.0.1:{port}"
     try:
@@ -119,7 +119,8 @@ def main() -> int:
                 time.sleep(0.2)
         print(f"load average before: {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores; "
               f"{args.game}, {args.seconds:g} s a move")
-        asyncio.run(phase(base, args.game, 1, 3, args.seconds))  # engines loaded, tables warm
+        # every engine process loaded (the server warms them at start), tables warm
+        asyncio.run(phase(base, args.game, args.games, 3, args.seconds))
         alone = asyncio.run(phase(base, args.game, 1, args.moves, args.seconds))
         base_p95 = summary("1 game alone", *alone, args.seconds)
         loaded = asyncio.run(phase(base, args.game, args.games, args.moves, args.seconds))

@@ -60,7 +60,7 @@ def server(web_cache, arena_db, tmp_path_factory):
         ] * 3))
     log = (folder / "serve.log").open("w")
     process = subprocess.Popen(
-        [sys.executable, "-m", "aviary", "serve", "--port", str(port), "--workers", "8",
+        [sys.executable, "-m", "aviary", "serve", "--port", str(port), "--workers", "4",
          "--classify-train", str(train), "--arena", str(arena_db), "--upload-mb", "1"],
         stdout=log, stderr=subprocess.STDOUT, env={**os.environ})
     url = f"http://127.0.0.1:{port}"

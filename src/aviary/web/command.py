@@ -16,8 +16,8 @@ def _parser() -> ArgumentParser:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument("--workers", type=int, default=16,
-                        help="engine threads: searches that can run at once (default 16)")
+    parser.add_argument("--workers", type=int, default=8,
+                        help="engine processes: searches that run at once (default 8)")
     parser.add_argument("--idle-minutes", type=float, default=30.0,
                         help="a game untouched this long is closed (default 30)")
     parser.add_argument("--arena", type=Path, metavar="DB",

@@ -11,7 +11,7 @@ from typing import Any
 class AppConfig:
     """How `aviary serve` was started: pool size, idle timeout, and the tools' inputs."""
 
-    workers: int = 16
+    workers: int = 8  # engine processes
     idle_seconds: float = 1800.0
     arena_db: Path | None = None
     classify_model: Any = None  # a fitted aviary.classify NaiveBayes, or None

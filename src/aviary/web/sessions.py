@@ -1,12 +1,11 @@
 """Browser games: one `GameSession` per game a page plays, each owning its engine search.
 
 A session holds the positions so far (undo pops them), plays chance events
-itself with its own seeded generator, and thinks in the shared worker pool:
-numba's search releases the GIL, so a thread pool runs many searches at once
-and keeps the compiled engines and their tables warm. Every search polls its
-session's own stop flag: "move now", undo, a new position, a closed tab and
-reclaiming an idle session each set it, and a result that arrives for a
-position the session has left is dropped.
+itself with its own seeded generator, and thinks in the engine processes
+(`workers.py`), which keep the compiled engines and their tables warm. Every
+search polls its session's own stop flag: "move now", undo, a new position, a
+closed tab and reclaiming an idle session each set it, and a result that
+arrives for a position the session has left is dropped.
 """
 
 from __future__ import annotations
