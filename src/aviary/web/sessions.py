@@ -25,11 +25,9 @@ from aviary.games import registry
 from aviary.games.base import Game, IllegalMove, Outcome
 from aviary.games.registry import GameSpec
 from aviary.web import boards
-from aviary.web.workers import ProcessSearches
+from aviary.web.workers import ProcessSearches, Thought
 
 MOVE_LIMIT_REASON = "move-limit"
-EARLY_STOP = 0.5  # no new depth once this share of the time per move is spent
-MIN_SHARE = 0.5  # however late searches come back, each gets at least this share
 LATENESS_DECAY = 0.8  # per search: how fast a late search is forgotten
 MAX_LATENESS = 0.3  # the most a search plans to end early for lateness
 OUTLIER = 1.0  # later than this is not the machine's load (a first compile): not learnt
@@ -47,20 +45,6 @@ class SessionError(Exception):
 class Ply:
     text: str
     chance: bool
-
-
-@dataclass
-class Thought:
-    """One completed depth of a search, in the page's terms."""
-
-    depth: int
-    score: int
-    mate_in: int | None
-    move: str
-    pv: list[str]
-    nodes: int
-    nps: float
-    seconds: float
 
 
 @dataclass
@@ -337,50 +321,3 @@ class Sessions:
         """Remember how late a search came back (a decaying maximum): the next ones plan for it."""
         if late <= OUTLIER:
             self.lateness = min(MAX_LATENESS, max(0.0, late, LATENESS_DECAY * self.lateness))
-
-
-def search(engine: Any, game: Game[Any, Any], state: Any, history: list[Any], seconds: float,
-           stop: np.ndarray, margin: float, report: Callable[[Thought], object]) -> Any:
-    """The engine's move for `state` within `seconds` or until `stop[0]` (runs in a worker).
-
-    The search plans to end `margin` seconds early: how late searches have lately come
-    back on this machine (a loaded machine runs many games' searches at once).
-    """
-    from aviary.search.clock import Limit, budget
-
-    moves = game.legal_moves(state)
-    if not moves:
-        return None
-    if not hasattr(engine, "think"):  # a one-call player: no reports, no early stop
-        return engine.best_move(state, time=seconds)
-    best = None
-    started = time.monotonic()
-    deadline = max(budget(seconds) - margin, MIN_SHARE * seconds)
-    for found in engine.think(state, Limit(time=deadline), **_stop_options(stop),
-                              history=history):
-        best = found.move
-        report(Thought(found.depth, found.score, found.mate_in,
-                       game.move_text(state, found.move),
-                       _line(game, state, found.pv), found.nodes, found.nps, found.seconds))
-        # a depth costs more than all before it: one begun past EARLY_STOP would be cut
-        # off and thrown away, and would only slow the other games' searches
-        if stop[0] or time.monotonic() - started > EARLY_STOP * seconds:
-            break
-    return best if best is not None else moves[0]
-
-
-def _line(game: Game[Any, Any], state: Any, pv: tuple[Any, ...]) -> list[str]:
-    texts = []
-    for move in pv:
-        texts.append(game.move_text(state, move))
-        state = game.play(state, move)
-    return texts
-
-
-def _stop_options(stop: np.ndarray) -> dict[str, Any]:
-    """`stop=` for engines whose search polls a caller's flag (the search core's `iterate`)."""
-    import inspect
-
-    from aviary.search.deepening import iterate
-
-    return {"stop": stop} if "stop" in inspect.signature(iterate).parameters else {}
