@@ -8,8 +8,10 @@ wall-clock rates are printed too.
 1. perft leaves/s of the numba kernels against rules.py's pure-Python perft,
    on the same positions and depths (the bar: at least 20x);
 2. the engine's search nodes/s at a fixed depth over seeded n=8 middle-game
-   positions (bar: at least 1 M nodes/s, single-threaded), against a plain
-   pure-Python alpha-beta over rules.py on the same positions.
+   positions (bar: at least 1 M nodes/s, single-threaded). No ratio against a
+   pure-Python search is printed: at depth 9 the engine's nodes are mostly
+   quiescence nodes and table hits, far cheaper than a full-width node, so
+   nodes/s of the two are not like for like (perft, in 1., is).
 
     python benchmarks/pikachu_speed.py [--positions 12] [--depth 9]
 """
@@ -21,7 +23,7 @@ import random
 import sys
 import time
 
-from aviary.games.pikachu import engine, kernels, quick, rules
+from aviary.games.pikachu import engine, kernels, rules
 from aviary.search.clock import Limit
 
 REPEATS = 20
@@ -41,25 +43,6 @@ def middle_games(count: int, n: int = 8, seed: int = 11) -> list[rules.Position]
         if rules.winner(position) is None:
             found.append(position)
     return found
-
-
-def python_alphabeta(position: rules.Position, depth: int, alpha: float, beta: float,
-                     counter: list[int]) -> float:
-    """The reference: textbook negamax alpha-beta in pure Python over rules.py."""
-    counter[0] += 1
-    moves = rules.legal_moves(position)
-    if not moves:
-        return -1e9
-    if depth == 0:
-        me, them = position.player, rules.opponent(position.player)
-        return quick.material(position, me) - quick.material(position, them)
-    for move in moves:
-        score = -python_alphabeta(rules.play(position, move), depth - 1, -beta, -alpha, counter)
-        if score > alpha:
-            alpha = score
-            if alpha >= beta:
-                break
-    return alpha
 
 
 def timed(function, *args):  # type: ignore[no-untyped-def]
@@ -96,25 +79,16 @@ def main() -> int:
 
     nodes = 0
     seconds = wall = 0.0
-    python_nodes = 0
-    python_seconds = 0.0
     for position in positions:
         engine.workspace(8).tt[:] = 0  # every position starts cold
         reports, spent = timed(list, engine.think(position, Limit(depth=args.depth)))
         nodes += reports[-1].nodes
         seconds += spent
         wall += reports[-1].seconds
-        counter = [0]
-        _, spent = timed(python_alphabeta, position, 3, -2e9, 2e9, counter)
-        python_nodes += counter[0]
-        python_seconds += spent
-    search_rate, python_rate = nodes / seconds, python_nodes / python_seconds
+    search_rate = nodes / seconds
     print(f"search engine : {nodes:>10,} nodes   {search_rate:>12,.0f} nodes/s "
           f"(depth {args.depth}, {len(positions)} n=8 middle games; bar: >= 1,000,000; "
           f"wall clock: {nodes / wall:,.0f} nodes/s)")
-    print(f"search python : {python_nodes:>10,} nodes   {python_rate:>12,.0f} nodes/s "
-          "(pure-Python alpha-beta over rules.py, depth 3)")
-    print(f"search ratio  : {search_rate / python_rate:.0f}x")
     return 0
 
 

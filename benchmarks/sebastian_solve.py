@@ -9,7 +9,10 @@
 2. The expected-value recursion, compiled (already warm) against the
    straightforward vectorised-numpy version of the same recursion
    (`aviary.sebastian.reference`), both over every reachable state, in this
-   run; prints both times, the ratio, and the largest difference.
+   run, one thread against one: the compiled solve on one worker thread,
+   numpy in a child process with its BLAS (OpenBLAS matrix products) held
+   to one thread. Prints both times, the ratio, the largest difference, and
+   for reference the compiled solve on all cores (not part of the ratio).
 3. Decision latency of the player, table loaded: each call of first_roll /
    second_roll / third_roll on random reachable scorecards, both for a
    scorecard met for the first time in the turn (one compiled turn
@@ -46,22 +49,43 @@ def cold_solve_seconds() -> tuple[float, float]:
     return float(out[0]), float(out[1])
 
 
+NUMPY_ONE_THREAD = """
+import sys, time
+import numpy as np
+from aviary.sebastian.reference import solve_reference
+started = time.perf_counter()
+values = solve_reference()
+print(time.perf_counter() - started)
+np.save(sys.argv[1], values)
+"""
+ONE_THREAD_ENV = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
+                                         "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")}
+
+
 def compiled_vs_numpy() -> None:
-    from aviary.sebastian.reference import solve_reference
     from aviary.sebastian.solver import MEAN, solve, warmup
 
     warmup()
     started = time.perf_counter()
-    compiled = solve(statistics=False)
+    compiled = solve(statistics=False, threads=1)
     compiled_seconds = time.perf_counter() - started
+    cores = os.cpu_count() or 1
     started = time.perf_counter()
-    reference = solve_reference()
-    reference_seconds = time.perf_counter() - started
+    solve(statistics=False, threads=cores)
+    all_cores_seconds = time.perf_counter() - started
+    with tempfile.TemporaryDirectory() as scratch:
+        saved = os.path.join(scratch, "reference.npy")
+        out = subprocess.run([sys.executable, "-c", NUMPY_ONE_THREAD, saved], check=True,
+                             env=dict(os.environ, **ONE_THREAD_ENV), capture_output=True,
+                             text=True).stdout
+        reference_seconds = float(out.split()[0])
+        reference = np.load(saved)
     difference = np.abs(reference - compiled.values[:, MEAN]).max()
-    print(f"expected-value recursion, compiled (numba): {compiled_seconds:8.2f} s")
-    print(f"expected-value recursion, numpy reference:  {reference_seconds:8.2f} s")
-    print(f"ratio: {reference_seconds / compiled_seconds:.1f}x   "
+    print(f"expected-value recursion, compiled (numba), 1 thread: {compiled_seconds:8.2f} s")
+    print(f"expected-value recursion, numpy reference, 1 thread:  {reference_seconds:8.2f} s")
+    print(f"ratio, one thread against one: {reference_seconds / compiled_seconds:.1f}x   "
           f"largest difference: {difference:.1e}   mean: {compiled.mean:.4f}")
+    print(f"(compiled on all {cores} cores: {all_cores_seconds:.2f} s; not part of the ratio)")
 
 
 def decision_latency(decisions: int) -> None:

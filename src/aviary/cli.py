@@ -37,10 +37,14 @@ def usage() -> str:
 
 
 def one_line(name: str, message: str) -> str:
-    """`aviary NAME: message` on one line, whatever prefix the subcommand gave it."""
-    for prefix in (f"aviary {name}: ", f"{name}: "):
-        message = message.removeprefix(prefix)
-    return f"aviary {name}: " + " ".join(message.split())
+    """`aviary NAME: message` on one line, whatever prefix the subcommand gave it.
+
+    A message that already names the command (`aviary NAME SUB: ...`, as argparse's
+    subcommand parsers and some commands write) keeps its prefix, never doubled."""
+    message = " ".join(message.split())
+    if message.startswith((f"aviary {name}: ", f"aviary {name} ")):
+        return message
+    return f"aviary {name}: " + message.removeprefix(f"{name}: ")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         print(one_line(name, str(error)), file=sys.stderr, flush=True)
         return error.exit_status
     except KeyboardInterrupt:
-        print("aviary: interrupted", file=sys.stderr)
+        print(f"aviary {name}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

@@ -110,7 +110,7 @@ def think(argv: list[str]) -> int:
     engine = spec.engine(spec.main_engine, game)  # slow: numba import and cache load
     remaining = float(deadline) - time.monotonic()
     if remaining > 0.01:
-        for report in engine.think(state, Limit(time=remaining)):
+        for report in engine.think(state, Limit(time=remaining), tables="cached"):
             print(report.answer, flush=True)
     return 0
 
@@ -187,6 +187,21 @@ def relay(source: EngineChild | WarmEngine, game: Game[Any, Any], state: Any, de
         source.close()
 
 
+def _answer_from_tables(probe_name: str, game: Game[Any, Any], state: Any,
+                        printer: Printer) -> bool:
+    """Answer from the solved endgame tables when they hold `state` (never building one).
+
+    True when they answered: the exact move, and `table: win in 7` (or draw, loss) on
+    stderr. A covered position whose table is not built yet is searched as usual.
+    """
+    verdict = registry.load(probe_name)(state, "cached")
+    if verdict is None or verdict.move is None:
+        return False
+    print(f"table: {verdict.describe()}", file=sys.stderr, flush=True)
+    printer.line(game.answer(state, verdict.move))
+    return True
+
+
 def run(name: str, argv: list[str]) -> int:
     """`aviary NAME ...` for a game whose command is the course runner."""
     if argv in (["-h"], ["--help"]):
@@ -214,6 +229,10 @@ def run(name: str, argv: list[str]) -> int:
         quick = registry.load(spec.quick) if spec.quick else None
         first = quick(state) if quick is not None else game.legal_moves(state)[0]
         printer.line(game.answer(state, first))
+        solved = spec.tables is not None and _answer_from_tables(spec.tables, game, state, printer)
+        if solved and child is not None:  # the exact answer is given: no search to wait for
+            child.close()
+            child = None
     finally:
         if child is not None:
             relay(child, game, state, deadline, printer)

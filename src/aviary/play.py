@@ -103,7 +103,8 @@ class Session:
         if not hasattr(self.engine, "think"):  # a plain player (a baseline): no reports
             return self.engine.best_move(self.state, time=self.seconds)
         report = None
-        for report in self.engine.think(self.state, Limit(time=self.seconds)):
+        for report in self.engine.think(self.state, Limit(time=self.seconds),
+                                        history=self.states[:-1]):
             self.console.print(f"  {report.describe()}", style="dim", highlight=False)
         if report is None:  # no report (nothing to search): any legal move
             return self.game.legal_moves(self.state)[0]

@@ -26,6 +26,11 @@ PROGRAMS = {
     # well-behaved: a random legal move, after an optional pause (seconds in the file name)
     "random_mover": _READ_POSITION + "import random, time\ntime.sleep(0.02)\n"
     "print('thinking...')\nprint(random.choice(legal))\n",
+    # well-behaved, slow while a file `slow` lies beside it: games are in progress when a
+    # test interrupts the arena, and quick once the test removes the file to resume
+    "slow_mover": _READ_POSITION + "import os, random, time\n"
+    "if os.path.exists(os.path.join(os.path.dirname(__file__), 'slow')):\n"
+    "    time.sleep(0.3)\nprint(random.choice(legal))\n",
     # the seven misbehaving programs, with the reason each must lose by
     "garbage": "print('hello, grader')\n",
     "sleeper": "import time\ntime.sleep(60)\n",

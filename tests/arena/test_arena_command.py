@@ -59,7 +59,10 @@ def test_a_non_executable_program_is_refused(tmp_path):
 @pytest.mark.parametrize("options, message", [
     (["--game", "chess"], "unknown game 'chess'"),
     (["--n", "5"], "at least 7"),
-    (["--time", "0"], "--time must be positive"),
+    (["--time", "0"], "--time must be a finite number above 0"),
+    (["--time", "inf"], "--time must be a finite number above 0, got inf"),
+    (["--grace", "nan"], "--grace must be a finite number at least 0"),
+    (["--opening-plies", "1000"], "random games of pikachu end before 1000 plies"),
     (["--games", "0"], "--games must be at least 1"),
     (["--jobs", "0"], "--jobs must be at least 1"),
     (["--sprt", "5,0"], "ELO0 < ELO1"),
@@ -68,6 +71,17 @@ def test_bad_settings_are_refused(tmp_path, options, message):
     with pytest.raises(UsageError, match=message):
         main(["run", "--db", str(tmp_path / "r.sqlite"), *options,
               "aviary:random", "aviary:random"])
+
+
+def test_an_unreachable_ray_cluster_is_one_line_in_seconds_and_no_database(tmp_path):
+    pytest.importorskip("ray")
+    db = tmp_path / "r.sqlite"
+    result = arena("run", "--backend", "ray", "--address", "127.0.0.1:1", "--db", str(db),
+                   "aviary:random", "aviary:random")  # before: retried for ever
+    assert result.returncode == 2
+    assert result.stderr.strip() == ("aviary arena: cannot reach a Ray cluster at 127.0.0.1:1: "
+                                     "Connection refused")
+    assert not db.exists()
 
 
 def test_a_database_holding_a_tournament_is_never_overwritten(finished_db):

@@ -116,6 +116,7 @@ def test_a_training_file_named_fit_is_read_as_the_course_form(files):
         (("train.txt", "test.txt", "--cv", "1"), ("--cv",)),
         (("train.txt", "test.txt", "--cv", "99"), ("99",)),
         (("train.txt", "test.txt", "--alpha", "0"), ("--alpha",)),
+        (("train.txt", "test.txt", "--alpha", "best"), ("--alpha", "auto")),
         (("train.txt", "test.txt", "--char-ngrams", "5-3"), ("--char-ngrams",)),
         (("train.txt",), ("give TEST",)),
         (("predict", "--model", "absent.json", "test.txt"), ("no such model file",)),
@@ -131,3 +132,35 @@ def test_bad_input_is_one_line_and_exit_2(files, args, words):
     (files / "unseen.txt").write_text("NorthCoast moose\n")
     (files / "bad.json").write_text('{"weights": [1]}')
     assert_refused(run(*args, cwd=files), *words)
+
+
+def test_twelve_city_files_with_bare_crs_and_latin1_are_classified(tmp_path):
+    from aviary.classify.defaults import ALPHA_CHOICES, AUTO_EVENT_MODELS
+    from aviary.classify.evaluate import accuracy, choose_settings
+    from aviary.classify.naive_bayes import NaiveBayes
+    from aviary.classify.synthetic import generate, write_tweet_file
+
+    train, test = generate(1200, seed=21), generate(300, seed=22)
+    write_tweet_file(tmp_path / "train.txt", train)
+    write_tweet_file(tmp_path / "test.txt", test)
+    result = run("train.txt", "test.txt", "--predictions", "out.txt", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    predicted = (tmp_path / "out.txt").read_text().splitlines()
+    assert len(predicted) == len(test.labels)     # one prediction per LF-terminated record
+    choice = choose_settings(NaiveBayes(), train.texts, train.labels, AUTO_EVENT_MODELS,
+                             ALPHA_CHOICES, k=5)
+    expected = choice.model.predict([t.replace("\r", " ") for t in test.texts])
+    assert predicted == expected
+    assert result.stdout.strip() == (
+        f"Classification accuracy = {100 * accuracy(predicted, test.labels):.2f}%")
+    assert accuracy(predicted, test.labels) > 0.3   # twelve classes: chance is below 0.25
+
+
+def test_fit_reports_the_settings_cross_validation_chose(files):
+    result = run("fit", "train.txt", "--model", "m.json", cwd=files)
+    assert result.returncode == 0, result.stderr
+    saved = json.loads((files / "m.json").read_text())
+    assert f"{saved['event_model']}, alpha {saved['alpha']:g}" in result.stdout
+    fixed = run("fit", "train.txt", "--model", "m2.json", "--alpha", "0.7", "--event-model",
+                "bernoulli", cwd=files)
+    assert "bernoulli, alpha 0.7" in fixed.stdout

@@ -1,10 +1,13 @@
-"""Reading messy real files: encodings, line endings, blank lines, missing labels."""
+"""Reading messy real files: encodings, line endings, bare CRs, blank lines, missing labels."""
 
 from __future__ import annotations
+
+from collections import Counter
 
 import pytest
 
 from aviary.classify.data import read_labeled, read_lines
+from aviary.classify.synthetic import CITIES, generate, write_tweet_file
 from aviary.errors import UsageError
 
 
@@ -14,12 +17,59 @@ def test_utf8_latin1_crlf_and_blank_lines_are_all_read(tmp_path):
         b"\xef\xbb\xbfEastCoast caf\xc3\xa9 in nyc\r\n"   # BOM, UTF-8, CR LF
         b"\r\n   \n"                                        # blank lines
         b"WestCoast caf\xe9 in la\n"                        # Latin-1
-        b"WestCoast broken \xff\xfe bytes\r"                # undecodable as UTF-8, lone CR
+        b"WestCoast broken \xff\xfe bytes\r\n"              # undecodable as UTF-8
         b"EastCoast \n"                                     # a label with an empty text
     )
     data = read_labeled(path)
     assert data.labels == ["EastCoast", "WestCoast", "WestCoast", "EastCoast"]
     assert data.texts == ["café in nyc", "café in la", "broken ÿþ bytes", ""]
+
+
+def test_a_bare_cr_inside_a_tweet_is_whitespace_not_a_line_end(tmp_path):
+    path = tmp_path / "mac_breaks.txt"
+    path.write_bytes(
+        b"Los_Angeles,_CA sunset\rat venice\r\n"          # bare CR inside, CR LF ending
+        b"Boston,_MA\rfenway \xe9t\xe9\r\r\n"            # CR right after the label; CR CR LF
+        b"Toronto,_Ontario leafs\n"                        # LF alone
+        b"Chicago,_IL \r\n"                               # label, then only the ending
+    )
+    data = read_labeled(path)
+    assert data.labels == ["Los_Angeles,_CA", "Boston,_MA", "Toronto,_Ontario", "Chicago,_IL"]
+    assert data.texts == ["sunset at venice", "fenway été ", "leafs", ""]
+
+
+def test_a_record_after_a_bare_cr_keeps_its_line_number(tmp_path):
+    path = tmp_path / "nolabel_after_cr.txt"
+    path.write_bytes(b"E snow\rday\r\nW surf\r\n  no label here\r\n")
+    with pytest.raises(UsageError, match="line 3 has no label"):
+        read_labeled(path)
+
+
+def test_a_file_without_any_lf_ends_its_lines_at_cr(tmp_path):
+    path = tmp_path / "classic_mac.txt"
+    path.write_bytes(b"E snow day\rW surf\r")
+    data = read_labeled(path)
+    assert (data.labels, data.texts) == (["E", "W"], ["snow day", "surf"])
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_generated_city_files_read_one_record_per_lf_terminated_line(tmp_path, seed):
+    tweets = generate(1500, seed=seed)
+    path = tmp_path / "cities.txt"
+    write_tweet_file(path, tweets)
+    raw = path.read_bytes()
+    bare_crs = raw.count(b"\r") - raw.count(b"\r\n")
+    assert bare_crs > 150                       # the files under test really hold bare CRs
+    assert any(byte >= 0x80 for byte in raw)    # and Latin-1 bytes
+    assert b"\xe9" in raw and "é".encode() not in raw
+    data = read_labeled(path)
+    assert len(data.labels) == raw.count(b"\n") == len(tweets.labels)
+    assert data.labels == tweets.labels
+    assert data.texts == [text.replace("\r", " ") for text in tweets.texts]
+    sizes = Counter(data.labels)
+    assert len(sizes) == len(CITIES) >= 10
+    assert max(sizes.values()) > 3 * min(sizes.values())   # unbalanced
+    assert all("," in label and "_" in label for label in sizes)
 
 
 def test_tab_separates_label_from_text(tmp_path):

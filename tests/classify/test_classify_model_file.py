@@ -18,7 +18,7 @@ LABELS = ["East", "East", "West", "West", "North"]
 QUERIES = ["snow surf", "bagel tacos", "unknown words only", "rain #nyc"]
 
 
-@pytest.mark.parametrize("event_model", ["multinomial", "bernoulli"])
+@pytest.mark.parametrize("event_model", ["multinomial", "bernoulli", "complement"])
 def test_saved_model_predicts_exactly_like_the_original(tmp_path, event_model):
     model = NaiveBayes(event_model=event_model, alpha=0.3,
                        tokenizer=Tokenizer(char_ngrams=(2, 4), hashtags="keep"))

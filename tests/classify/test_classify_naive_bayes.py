@@ -105,7 +105,46 @@ def test_bernoulli_agrees_with_scikit_learn_on_random_corpora(seed):
     assert np.allclose(ours.predict_log_proba(queries), their_log_proba, atol=1e-9)
 
 
-@pytest.mark.parametrize("event_model", ["multinomial", "bernoulli"])
+@pytest.mark.parametrize("seed", range(6))
+def test_complement_agrees_with_scikit_learn_on_random_corpora(seed):
+    sklearn_nb = pytest.importorskip("sklearn.naive_bayes")
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    texts, labels, queries = random_corpus(200 + seed, n_classes=3 + seed % 4)
+    alpha = [0.03, 0.5, 1.0][seed % 3]
+    ours = NaiveBayes(event_model="complement", alpha=alpha, tokenizer=WORDS_ONLY)
+    ours.fit(texts, labels)
+    vectorizer = CountVectorizer(analyzer=WORDS_ONLY)
+    theirs = sklearn_nb.ComplementNB(alpha=alpha).fit(vectorizer.fit_transform(texts), labels)
+    their_log_proba = theirs.predict_log_proba(vectorizer.transform(queries))
+    assert np.allclose(ours.predict_log_proba(queries), their_log_proba, atol=1e-9)
+    assert ours.predict(queries) == list(theirs.predict(vectorizer.transform(queries)))
+
+
+def test_complement_explanation_weights_sum_to_the_log_odds():
+    texts, labels, _ = random_corpus(9, n_classes=5)
+    model = NaiveBayes(event_model="complement", alpha=0.5, tokenizer=WORDS_ONLY)
+    model.fit(texts, labels)
+    query = " ".join(texts[0].split()[:6] + ["neverseen"])
+    predicted, runner_up, evidence = model.explain(query)
+    log_proba = dict(zip(model.classes_, model.predict_log_proba([query])[0], strict=True))
+    total = sum(item.weight for item in evidence)   # no prior in the complement model
+    assert total == pytest.approx(log_proba[predicted] - log_proba[runner_up])
+
+
+def test_complement_never_predicts_a_class_missing_from_a_cross_validation_fold():
+    import scipy.sparse as sp
+
+    # class "A" has no row in this fold; a text with no known feature ties every
+    # weight sum at zero, and a tie would go to the first class, "A"
+    counts = sp.csr_matrix(np.array([[2, 0], [0, 1], [1, 1]]))
+    model = NaiveBayes(event_model="complement", tokenizer=WORDS_ONLY)
+    model.fit_counts(counts, np.array([1, 2, 2]), ["A", "B", "C"], {"snow": 0, "surf": 1})
+    rows = sp.csr_matrix(np.array([[0, 0], [1, 0], [0, 1], [3, 2]]))
+    assert "A" not in model.predict_counts(rows)
+
+
+@pytest.mark.parametrize("event_model", ["multinomial", "bernoulli", "complement"])
 def test_probabilities_are_normalised_and_consistent_with_log_probabilities(event_model):
     texts, labels, queries = random_corpus(7, n_classes=4)
     model = NaiveBayes(event_model=event_model, tokenizer=Tokenizer()).fit(texts, labels)
@@ -178,3 +217,21 @@ def test_package_exports_the_model_and_tokenizer():
 
     assert aviary.classify.NaiveBayes is NaiveBayes
     assert aviary.classify.Tokenizer is Tokenizer
+
+
+@pytest.mark.parametrize(("first", "then"), [("multinomial", "complement"),
+                                             ("complement", "multinomial"),
+                                             ("bernoulli", "bernoulli")])
+def test_reestimate_equals_a_fresh_fit_with_the_new_settings(first, then):
+    texts, labels, queries = random_corpus(31, n_classes=4)
+    model = NaiveBayes(event_model=first, alpha=1.0, tokenizer=WORDS_ONLY).fit(texts, labels)
+    model.reestimate(then, 0.2)
+    fresh = NaiveBayes(event_model=then, alpha=0.2, tokenizer=WORDS_ONLY).fit(texts, labels)
+    assert np.array_equal(model.predict_log_proba(queries), fresh.predict_log_proba(queries))
+
+
+def test_reestimate_refuses_to_switch_to_or_from_bernoulli():
+    model = NaiveBayes(event_model="multinomial", tokenizer=WORDS_ONLY)
+    model.fit(THREE_TEXTS, THREE_LABELS)
+    with pytest.raises(ValueError, match="Bernoulli"):
+        model.reestimate("bernoulli", 1.0)

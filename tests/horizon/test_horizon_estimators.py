@@ -81,3 +81,36 @@ def test_grayscale_images_work_too():
     image, ridge = clean_ridge_photo()
     grey = image.mean(axis=2).astype(np.uint8)
     assert np.abs(find_ridges(grey).map - ridge).max() <= 1
+
+
+def test_simple_is_the_edge_emission_alone_with_no_viterbi_in_it():
+    from aviary.horizon.model import RidgeModel, edge_scores, prepare
+
+    photo = generate(5)
+    ridges = find_ridges(photo.rgb)
+    edges = edge_scores(prepare(photo.rgb), RidgeModel())
+    assert np.array_equal(ridges.simple, np.argmax(edges, axis=0))
+
+
+def test_second_start_finds_a_far_layer_the_colour_rounds_took_for_sky():
+    from aviary.horizon.model import RidgeModel
+
+    photo = generate(1002)   # a hazy far range above a crisper near one (tuning set)
+    without = find_ridges(photo.rgb, model=RidgeModel(upper_start=False))
+    with_second = find_ridges(photo.rgb)
+    assert np.abs(without.map - photo.ridge).mean() > 20   # on the nearer range
+    assert np.abs(with_second.map - photo.ridge).mean() < 3
+
+
+def test_band_grain_ratio_tells_a_grainy_layer_from_more_sky():
+    from aviary.horizon.model import RidgeModel, band_grain_ratio
+
+    rng = np.random.default_rng(0)
+    height, width = 120, 160
+    image = np.full((height, width, 3), 180.0) + rng.normal(0, 1.0, (height, width, 3))
+    image[60:] = 120 + rng.normal(0, 12.0, (60, width, 3))           # a grainy layer
+    upper = np.full(width, 30, dtype=np.int64)
+    model = RidgeModel()
+    sky_band = band_grain_ratio(image, upper, np.full(width, 58, dtype=np.int64), model)
+    layer_band = band_grain_ratio(image, upper, np.full(width, 110, dtype=np.int64), model)
+    assert 0.7 < sky_band < model.layer_grain_ratio < layer_band

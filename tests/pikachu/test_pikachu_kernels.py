@@ -8,6 +8,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aviary.games.pikachu import kernels, rules
+from aviary.search.alphabeta import MATE, NOT_OVER
+
+
+def terminal_by_pieces(position: rules.Position) -> int:
+    """What the terminal kernel must say: the game is over when a side has no piece."""
+    if rules.pieces(position, position.player) == 0:
+        return -MATE
+    if rules.pieces(position, rules.opponent(position.player)) == 0:
+        return MATE
+    return NOT_OVER
 
 
 def random_walk(n: int, plies: int, seed: int) -> list[rules.Position]:
@@ -60,6 +70,7 @@ def test_kernel_moves_equal_rules_moves_on_arbitrary_positions(n, seed):
 def test_make_then_unmake_restores_the_state_and_keys_stay_exact(n, seed):
     position = random_position(n, seed)
     state = kernels.state_from_position(position)
+    assert kernels.terminal(state) == terminal_by_pieces(position)
     original = state.copy()
     for move in rules.legal_moves(position):
         encoded = kernels.encode(move)
@@ -67,6 +78,8 @@ def test_make_then_unmake_restores_the_state_and_keys_stay_exact(n, seed):
         after = rules.play(position, move)
         assert kernels.board_from_state(state) == after.board
         assert state[kernels.KEY_SLOT] == kernels.full_key(state)
+        assert state[kernels.COUNT_SLOT] == kernels.piece_counts(state)
+        assert kernels.terminal(state) == terminal_by_pieces(after)
         kernels.unmake(state, encoded, undo)
         np.testing.assert_array_equal(state, original)
 
@@ -112,3 +125,15 @@ def test_kernel_perft_equals_rules_perft_in_a_middle_game():
 def test_move_encoding_round_trips_on_the_largest_board():
     move = rules.Move(kernels.MAX_N**2 - 1, 0, kernels.MAX_N**2 - 2)
     assert kernels.decode(kernels.encode(move)) == move
+
+
+def test_capturing_the_last_piece_ends_the_game_for_the_terminal_kernel():
+    # white's Pikachu jumps black's only piece: black, to move, has lost
+    position = rules.parse(7, "W..b..." + "." * 42, "w")
+    capture = next(move for move in rules.legal_moves(position) if move.is_capture)
+    state = kernels.state_from_position(position)
+    assert kernels.terminal(state) == NOT_OVER
+    undo = kernels.make(state, kernels.encode(capture))
+    assert kernels.terminal(state) == -MATE == terminal_by_pieces(rules.play(position, capture))
+    kernels.unmake(state, kernels.encode(capture), undo)
+    assert kernels.terminal(state) == NOT_OVER

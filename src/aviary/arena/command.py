@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import math
+import random
 import shlex
+import sqlite3
 import sys
 from pathlib import Path
 from typing import IO
 
 from aviary.arena import runner
-from aviary.arena.games import make_game
+from aviary.arena.games import Game, make_game
 from aviary.arena.players import PlayerSpec, check, parse_specs, resolve_command
 from aviary.arena.progress import LiveView
 from aviary.arena.report import make_console, print_report, write_csv, write_json
@@ -24,6 +27,7 @@ from aviary.arena.store import Store
 from aviary.errors import ArgumentParser, UsageError
 from aviary.games import registry
 from aviary.games.base import OptionError, option_pairs
+from aviary.outputs import check_output
 
 
 def _examples() -> str:
@@ -49,10 +53,11 @@ def _parser() -> ArgumentParser:
     run = commands.add_parser("run", help="start a tournament",
                               epilog=_examples(),
                               formatter_class=argparse.RawDescriptionHelpFormatter)
-    run.add_argument("players", nargs="+", metavar="PLAYER")
+    run.add_argument("players", nargs="+", metavar="PLAYER",
+                     help="two or more: a command, or aviary:ENGINE[?settings] (see below)")
     run.add_argument("--db", required=True, type=Path, help="SQLite file for the results")
     run.add_argument("--game", default=registry.board_games()[0].name,
-                     help="the game (default: %(default)s)")
+                     help="the game to play (default: %(default)s)")
     run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="a game option, e.g. --option n=10 (repeatable)")
     run.add_argument("--n", help="short for --option n=N (board size, where the game has one)")
@@ -91,8 +96,10 @@ def _parser() -> ArgumentParser:
 def _add_execution(parser: ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, default=runner.default_jobs(),
                         help="games at once (default: one per core)")
-    parser.add_argument("--backend", choices=runner.BACKENDS, default="local")
-    parser.add_argument("--address", help="Ray cluster address HOST:PORT (--backend ray)")
+    parser.add_argument("--backend", choices=runner.BACKENDS, default="local",
+                        help="local: a process pool here (default); ray: Ray tasks")
+    parser.add_argument("--address", help="Ray cluster address HOST:PORT (--backend ray; "
+                        "default: start Ray here)")
 
 
 def _sprt(text: str | None, players: int) -> tuple[float, float, float, float] | None:
@@ -116,8 +123,9 @@ def _config(a: argparse.Namespace) -> Config:
     options = _options(a.option, a.n)
     game = make_game(a.game, options)
     for name, value, low in (("--time", a.time, 0.0), ("--grace", a.grace, -1e-12)):
-        if not value > low:
-            raise UsageError(f"{name} must be {'positive' if low == 0 else 'at least 0'}")
+        if not (value > low and math.isfinite(value)):  # inf would never cut a program off
+            raise UsageError(f"{name} must be a finite number "
+                             f"{'above 0' if low == 0 else 'at least 0'}, got {value}")
     if len(a.players) < 2:
         raise UsageError("a tournament needs at least two players")
     specs = []
@@ -132,6 +140,7 @@ def _config(a: argparse.Namespace) -> Config:
             raise UsageError(f"{name} must be at least 1, got {value}")
     if a.opening_plies < 0 or a.memory < 0:
         raise UsageError("--opening-plies and --memory must not be negative")
+    _check_openings(game, a.opening_plies, a.seed)
     return Config(
         game=a.game, players=specs, seconds=a.time, games=games,
         game_options=dict(game.settings),
@@ -152,14 +161,45 @@ def _options(pairs: list[str], n: str | None) -> dict[str, str]:
     return options
 
 
-def _check_backend(backend: str, jobs: int) -> None:
+def _check_openings(game: Game, plies: int, seed: int) -> None:
+    """Openings must be reachable: the game silently falls back to its start position.
+
+    A few random walks first (quick when games end long before `plies`), then the
+    first round's real opening."""
+    if plies == 0:
+        return
+    rng = random.Random(f"{seed}:check")
+    reachable = False
+    for _ in range(5):
+        state, reached = game.start(), 0
+        while reached < plies and game.outcome(state) is None:
+            if game.is_chance(state):
+                state = game.play(state, game.sample_chance(state, rng))
+                continue
+            after = game.successors(state)
+            if not after:
+                break
+            state, reached = after[rng.choice(sorted(after))], reached + 1
+        reachable |= reached == plies and game.outcome(state) is None
+    start = game.encode(game.start())
+    if not reachable or game.encode(game.opening(random.Random(f"{seed}:0"), plies)) == start:
+        raise UsageError(f"--opening-plies {plies}: random games of {game.name} end before "
+                         f"{plies} plies; use fewer")
+
+
+def _check_backend(backend: str, jobs: int, address: str | None) -> None:
+    """Before the database is touched: a Ray cluster that does not answer is one line."""
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {jobs}")
+    if address is not None and backend != "ray":
+        raise UsageError("--address is for --backend ray")
     if backend == "ray":
         try:
             import ray  # noqa: F401
         except ImportError:
             raise UsageError("--backend ray needs Ray: pip install 'aviary[cluster]'") from None
+        if address:
+            runner.check_address(address)
 
 
 def _lock(db: Path) -> IO[bytes]:
@@ -195,27 +235,42 @@ def _play_locked(store: Store, jobs: int, backend: str, address: str | None) -> 
         runner.warn(runner.oversubscription_warning(jobs, backend))
         console = make_console()
         try:
-            with LiveView(store, total=config.games, done=done, console=console) as view:
+            with runner.StopSignals(store.path) as stop, \
+                    LiveView(store, total=config.games, done=done, console=console) as view:
                 runner.run(store, jobs=jobs, backend=backend, address=address,
-                           on_game=view.update)
+                           on_game=view.update, stop=stop)
         except runner.GamesFailed as error:
             print(f"aviary arena: {error}; the finished games are saved and "
                   f"`aviary arena resume {store.path}` continues", file=sys.stderr)
             return 1
+        except runner.Interrupted as interrupted:
+            stored = len(store.finished_ids())
+            print(f"aviary arena: stopped by {interrupted}: {stored} of {config.games} games "
+                  f"stored, games in progress abandoned; `aviary arena resume {store.path}` "
+                  "continues", file=sys.stderr, flush=True)
+            return 128 + interrupted.signum
     print_report(store)
     return 0
 
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
+    try:
+        return _command(args)
+    except sqlite3.DatabaseError as error:  # damage found past the checks at opening
+        raise UsageError(f"database {args.db}: {error}; restore it from a copy, or start "
+                         "again with another --db") from None
+
+
+def _command(args: argparse.Namespace) -> int:
     if args.command == "run":
         config = _config(args)
-        _check_backend(args.backend, args.jobs)
+        _check_backend(args.backend, args.jobs, args.address)
         with Store(args.db) as store:
             store.create(config)
             return _play(store, args.jobs, args.backend, args.address)
     if args.command == "resume":
-        _check_backend(args.backend, args.jobs)
+        _check_backend(args.backend, args.jobs, args.address)
         with Store(args.db, must_exist=True) as store:
             config = store.config()
             game = config.make_game()
@@ -223,10 +278,10 @@ def main(argv: list[str]) -> int:
                 check(spec, game)
             return _play(store, args.jobs, args.backend, args.address)
     if args.command == "report":
-        for path in (args.csv, args.json):
-            if path is not None and path.exists() and not args.force:
-                raise UsageError(f"{path} exists; choose another name or add --force")
-        with Store(args.db, must_exist=True) as store:
+        for path in (args.csv, args.json):  # all checked before the table is printed
+            if path is not None:
+                check_output(path, replace=args.force)
+        with Store(args.db, read_only=True) as store:
             print_report(store)
             if args.csv is not None:
                 write_csv(store, args.csv)
@@ -237,7 +292,7 @@ def main(argv: list[str]) -> int:
 
 
 def _replay(path: Path, game_id: int) -> int:
-    with Store(path, must_exist=True) as store:
+    with Store(path, read_only=True) as store:
         config = store.config()
         game = config.make_game()
         stored = store.game(game_id)

@@ -232,6 +232,8 @@ def resolve_command(spec: str) -> list[str]:
         raise UsageError(f"cannot split player command {spec!r}: {error}") from None
     program = words[0]
     if os.sep in program:
+        if os.path.isdir(program):
+            raise UsageError(f"player program is a directory: {program}")
         if not os.path.isfile(program):
             raise UsageError(f"player program not found: {program}")
         if not os.access(program, os.X_OK):

@@ -17,6 +17,7 @@ from rich.table import Table
 from aviary.arena import ratings
 from aviary.arena.referee import FORFEITS
 from aviary.arena.store import Store, StoredGame
+from aviary.outputs import write_atomically, write_text_atomically
 
 
 @dataclass
@@ -172,12 +173,16 @@ def print_report(store: Store, console: Console | None = None) -> None:
 def write_csv(store: Store, path: Path) -> None:
     rows = standings(store)
     columns = [name for name in asdict(rows[0]) if name != "forfeits"] if rows else []
-    with open(path, "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow([*columns, *FORFEITS])
-        for row in rows:
-            data = asdict(row)
-            writer.writerow([data[c] for c in columns] + [row.forfeits.get(r, 0) for r in FORFEITS])
+    def write(temporary: Path) -> None:
+        with open(temporary, "w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow([*columns, *FORFEITS])
+            for row in rows:
+                data = asdict(row)
+                writer.writerow([data[c] for c in columns]
+                                + [row.forfeits.get(r, 0) for r in FORFEITS])
+
+    write_atomically(path, write)
 
 
 def write_json(store: Store, path: Path) -> None:
@@ -186,7 +191,7 @@ def write_json(store: Store, path: Path) -> None:
         "standings": [asdict(row) for row in standings(store)],
         "games": [asdict(game) for game in store.games()],
     }
-    path.write_text(json.dumps(_finite(document), indent=2, allow_nan=False) + "\n")
+    write_text_atomically(path, json.dumps(_finite(document), indent=2, allow_nan=False) + "\n")
 
 
 def _finite(value: Any) -> Any:

@@ -78,8 +78,8 @@ def become_subreaper() -> None:
     _LIBC.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
-def children_of(pid: int) -> set[int]:
-    """Live processes whose parent is `pid`, from /proc (no psutil)."""
+def children_of(pid: int, *, zombies: bool = False) -> set[int]:
+    """Processes whose parent is `pid` (live ones, or also zombies), from /proc (no psutil)."""
     found = set()
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -90,7 +90,7 @@ def children_of(pid: int) -> set[int]:
         except OSError:
             continue
         fields = stat[stat.rfind(b")") + 2 :].split()
-        if int(fields[1]) == pid and fields[0] != b"Z":
+        if int(fields[1]) == pid and (zombies or fields[0] != b"Z"):
             found.add(int(entry))
     return found
 
@@ -98,6 +98,8 @@ def children_of(pid: int) -> set[int]:
 def _limit_child(limits: Limits) -> None:
     """Runs in the child between fork and exec: rlimits and a parent-death signal."""
     _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    for number in (signal.SIGINT, signal.SIGTERM):  # the arena's workers ignore them
+        signal.signal(number, signal.SIG_DFL)
     cpu = math.ceil(limits.seconds + limits.grace) + 1
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -112,13 +114,22 @@ def _kill_group(pgid: int) -> None:
 
 
 def _kill_orphans(before: set[int]) -> None:
-    """Kill and reap children that appeared during the move (escaped grandchildren)."""
-    for pid in children_of(os.getpid()) - before:
-        try:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
+    """Kill and reap every child that appeared during the move, zombies included.
+
+    As a subreaper we inherit the move's orphaned descendants: escaped grandchildren,
+    and children their parent killed but never waited for (a course command that does
+    not wait for its engine process). Unreaped, each would stay a zombie until the worker exits.
+    Repeated, since an orphan killed here may leave orphans of its own.
+    """
+    for _ in range(8):
+        found = children_of(os.getpid(), zombies=True) - before
+        if not found:
+            return
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError, ChildProcessError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
 
 
 class _LineReader:

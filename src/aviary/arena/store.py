@@ -6,20 +6,31 @@ one transaction as soon as it ends; WAL journaling with synchronous=FULL
 means a killed arena loses at most the games still being played. A game's
 id is its planned slot number + 1 and is the table's primary key, so
 resuming can never store a game twice.
+
+Only our own files are touched: a new database is stamped with
+`APPLICATION_ID`, and an existing file is checked on a read-only
+connection before anything is written -- an SQLite file of another program
+or a damaged one (`PRAGMA quick_check`) is one line, and left as it was.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import stat
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import quote
 
 from aviary.arena.referee import GameRecord, MoveRecord
 from aviary.arena.schedule import Config
 from aviary.errors import UsageError
+
+APPLICATION_ID = 0x41564941  # "AVIA" in the SQLite header: this file is an arena database
+_TABLES = {"meta", "games", "moves"}
+_SQLITE_MAGIC = b"SQLite format 3\0"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -67,19 +78,25 @@ class StoredGame:
 class Store:
     """One tournament database. Use as a context manager."""
 
-    def __init__(self, path: str | Path, *, must_exist: bool = False) -> None:
+    def __init__(self, path: str | Path, *, must_exist: bool = False,
+                 read_only: bool = False) -> None:
         self.path = Path(path)
-        if must_exist and not self.path.is_file():
-            raise UsageError(f"no such database: {self.path}")
-        if not self.path.parent.is_dir():
-            raise UsageError(f"directory for database does not exist: {self.path.parent}")
+        existing = _check_path(self.path, must_exist or read_only)
+        if existing:
+            with closing(_read_only(self.path)) as db:
+                _check_ours(self.path, db)
         try:
+            if read_only:
+                self.db = _read_only(self.path)
+                return
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
+            if not existing:
+                self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
             self.db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as error:
-            raise UsageError(f"{self.path} is not an arena database: {error}") from None
+            raise UsageError(f"{self.path}: cannot open as an arena database: {error}") from None
 
     def __enter__(self) -> Store:
         return self
@@ -161,6 +178,59 @@ class Store:
             "SELECT ply, mover, state, seconds, wall FROM moves WHERE game = ? ORDER BY ply",
             (game_id,))
         return [MoveRecord(*row) for row in rows]
+
+
+def _check_path(path: Path, must_exist: bool) -> bool:
+    """UsageError unless `path` is a regular file or a new file; True if it has content."""
+    if path.is_dir():
+        raise UsageError(f"{path} is a directory, not an arena database")
+    if not path.exists():
+        if must_exist:
+            raise UsageError(f"no such database: {path}")
+        if not path.parent.is_dir():
+            raise UsageError(f"directory for database does not exist: {path.parent}")
+        return False
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise UsageError(f"{path} is not a regular file, not an arena database")
+    if path.stat().st_size == 0:
+        if must_exist:
+            raise UsageError(f"{path} is empty, not an arena database "
+                             "(start a tournament with `aviary arena run`)")
+        return False
+    return True
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """A connection that cannot write. Without a -wal beside it (nothing uncommitted), also
+    `immutable`, so SQLite creates no -wal/-shm files next to somebody else's file."""
+    wal = path.with_name(path.name + "-wal")
+    options = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
+    uri = f"file:{quote(str(path.resolve()))}?{options}"
+    return sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
+
+
+def _check_ours(path: Path, db: sqlite3.Connection) -> None:
+    """UsageError unless `path` is an undamaged arena database (or an SQLite file with no
+    tables yet). Databases from before the application id are known by their tables."""
+    with open(path, "rb") as handle:
+        if handle.read(len(_SQLITE_MAGIC)) != _SQLITE_MAGIC:
+            raise UsageError(f"{path} is not an SQLite database, so not an arena database; "
+                             "choose another --db")
+    try:
+        application_id = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = {row[0] for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if application_id not in (0, APPLICATION_ID) or (
+                application_id == 0 and tables and tables != _TABLES):
+            shown = ", ".join(sorted(tables)[:5]) or "none"
+            raise UsageError(f"{path} is not an arena database (another program's SQLite file; "
+                             f"tables: {shown}); it was left untouched; use another file")
+        problems = [row[0] for row in db.execute("PRAGMA quick_check(3)")]
+    except sqlite3.DatabaseError as error:
+        problems = [str(error)]
+    if problems != ["ok"]:
+        raise UsageError(f"{path} is a damaged arena database ({problems[0]}); it was left "
+                         "untouched: restore it from a copy, or start again with another file")
 
 
 def _now() -> str:

@@ -14,15 +14,23 @@ name (the course form), so a training file literally named `fit` still works.
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from aviary.classify.data import Labeled, read_labeled, read_lines
-from aviary.classify.defaults import DEFAULT_ALPHA, DEFAULT_EVENT_MODEL
+from aviary.classify.data import Labeled, iter_labeled, iter_lines, read_labeled
+from aviary.classify.defaults import (
+    ALPHA_CHOICES,
+    AUTO_EVENT_MODELS,
+    CHOICE_FOLDS,
+    DEFAULT_ALPHA,
+    DEFAULT_EVENT_MODEL,
+)
 from aviary.classify.tokenize import AFFIX_CHOICES, Tokenizer
 from aviary.errors import ArgumentParser, UsageError
+from aviary.outputs import check_output, write_text_atomically
 
 if TYPE_CHECKING:  # scipy loads only once input has been checked: bad input fails fast
     from aviary.classify.naive_bayes import NaiveBayes
@@ -48,11 +56,15 @@ def _is_subcommand(argv: Sequence[str]) -> bool:
 
 def _add_model_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("model and tokenizer (defaults chosen by 5-fold CV)")
-    group.add_argument("--event-model", choices=("multinomial", "bernoulli"),
-                       default=DEFAULT_EVENT_MODEL,
-                       help=f"Naive Bayes event model (default {DEFAULT_EVENT_MODEL})")
-    group.add_argument("--alpha", type=float, default=DEFAULT_ALPHA,
-                       help=f"additive smoothing constant > 0 (default {DEFAULT_ALPHA})")
+    group.add_argument("--event-model", choices=("auto", "multinomial", "bernoulli",
+                                                 "complement"), default="auto",
+                       help=f"Naive Bayes event model; auto (the default) is "
+                       f"{DEFAULT_EVENT_MODEL}, or complement when it cross-validates better "
+                       "by more than one standard error on TRAIN")
+    choices = ", ".join(f"{alpha:g}" for alpha in ALPHA_CHOICES)
+    group.add_argument("--alpha", type=_parse_alpha, default=None, metavar="ALPHA|auto",
+                       help="additive smoothing constant > 0; auto (the default) picks the "
+                       f"best of {choices} by {CHOICE_FOLDS}-fold CV on TRAIN")
     group.add_argument("--uniform-prior", action="store_true",
                        help="ignore class frequencies (every class equally likely a priori)")
     group.add_argument("--char-ngrams", default=None, metavar="LOW-HIGH|off",
@@ -78,8 +90,6 @@ def _model_from(options: argparse.Namespace) -> NaiveBayes:
     char_ngrams = defaults.char_ngrams
     if options.char_ngrams is not None:
         char_ngrams = _parse_ngrams(options.char_ngrams)
-    if not options.alpha > 0 or options.alpha == float("inf"):
-        raise UsageError(f"classify: --alpha must be a positive number, not {options.alpha}")
     try:
         tokenizer = Tokenizer(
             lowercase=not options.case_sensitive,
@@ -92,11 +102,40 @@ def _model_from(options: argparse.Namespace) -> NaiveBayes:
             binary=defaults.binary if options.binary is None else options.binary,
         )
     except ValueError as error:
-        raise UsageError(f"classify: {error}") from None
+        message = str(error).replace("with words=False, char_ngrams must be on",
+                                     "--no-words needs character n-grams (--char-ngrams LOW-HIGH)")
+        raise UsageError(f"classify: {message}") from None
     from aviary.classify.naive_bayes import NaiveBayes
 
-    return NaiveBayes(event_model=options.event_model, alpha=options.alpha,
+    event_model = DEFAULT_EVENT_MODEL if options.event_model == "auto" else options.event_model
+    return NaiveBayes(event_model=event_model,
+                      alpha=DEFAULT_ALPHA if options.alpha is None else options.alpha,
                       fit_prior=not options.uniform_prior, tokenizer=tokenizer)
+
+
+def _parse_alpha(text: str) -> float | None:
+    """`--alpha`: None means auto (chosen by cross-validation when fitting)."""
+    if text == "auto":
+        return None
+    try:
+        alpha = float(text)
+    except ValueError:
+        alpha = float("nan")
+    if not alpha > 0 or alpha == float("inf"):
+        raise UsageError(f"classify: --alpha must be a positive number or auto, not {text!r}")
+    return alpha
+
+
+def _fitted(model: NaiveBayes, train: Labeled, options: argparse.Namespace) -> NaiveBayes:
+    """`model` fitted on TRAIN; an `auto` event model or alpha is chosen by cross-validation."""
+    event_models = AUTO_EVENT_MODELS if options.event_model == "auto" else (model.event_model,)
+    alphas = ALPHA_CHOICES if options.alpha is None else (model.alpha,)
+    folds = min(CHOICE_FOLDS, len(train.texts))
+    if len(event_models) * len(alphas) == 1 or folds < 2:
+        return model.fit(train.texts, train.labels)
+    from aviary.classify.evaluate import choose_settings
+
+    return choose_settings(model, train.texts, train.labels, event_models, alphas, folds).model
 
 
 def _parse_ngrams(text: str) -> tuple[int, int]:
@@ -170,11 +209,14 @@ def _course(argv: list[str]) -> int:
             raise UsageError(f"classify: {options.test} has labels never seen in "
                              f"{options.train}: {', '.join(map(repr, unseen[:5]))}")
     model = _model_from(options)
+    if options.cv is not None and options.cv > len(train.texts):
+        raise UsageError(f"classify: --cv {options.cv} needs at least {options.cv} training "
+                         f"lines, the file has {len(train.texts)}")
+    model = _fitted(model, train, options)
     if options.cv is not None:
         _print_cross_validation(model, train, options.cv, options.seed)
     if test is None and not explaining:
         return 0
-    model.fit(train.texts, train.labels)
     if test is not None:
         predicted = model.predict(test.texts)
         if options.predictions:
@@ -191,9 +233,6 @@ def _course(argv: list[str]) -> int:
 def _print_cross_validation(model: NaiveBayes, train: Labeled, k: int, seed: int) -> None:
     from aviary.classify.evaluate import cross_validate
 
-    if k > len(train.texts):
-        raise UsageError(f"classify: --cv {k} needs at least {k} training lines, "
-                         f"the file has {len(train.texts)}")
     result = cross_validate(model, train.texts, train.labels, k, seed)
     print(f"{k}-fold cross-validation accuracy = {100 * result.mean:.2f}% "
           f"(standard error {100 * result.standard_error:.2f}%)", flush=True)
@@ -239,13 +278,14 @@ def _fit(argv: list[str]) -> int:
     _check_output(target, options.force, [options.train])
     train = read_labeled(options.train)
     _require_two_classes(train, options.train)
-    model = _model_from(options).fit(train.texts, train.labels)
+    model = _fitted(_model_from(options), train, options)
     try:
         save_model(model, target)
     except OSError as error:
         raise UsageError(f"classify: cannot write {target}: {error.strerror}") from None
     print(f"wrote {target}: {len(model.classes_)} classes, {len(model.vocabulary_)} features "
-          f"from {int(model.class_count_.sum())} texts")
+          f"from {int(model.class_count_.sum())} texts, {model.event_model}, "
+          f"alpha {model.alpha:g}")
     return 0
 
 
@@ -262,6 +302,8 @@ def _predict(argv: list[str]) -> int:
     from aviary.classify.model_file import load_model
 
     try:
+        if Path(options.model).exists() and not Path(options.model).is_file():
+            raise UsageError(f"classify: --model {options.model} is not a regular file")
         model = load_model(options.model)
     except FileNotFoundError:
         raise UsageError(f"classify: no such model file: {options.model}") from None
@@ -269,42 +311,45 @@ def _predict(argv: list[str]) -> int:
         raise UsageError(f"classify: cannot read {options.model}: {error.strerror}") from None
     except ValueError as error:
         raise UsageError(f"classify: {options.model} is not a usable model: {error}") from None
-    if options.labeled:
-        data = read_labeled(options.file)
-        texts = data.texts
-    else:
-        texts = read_lines(options.file)
-    if options.labeled:
-        unseen = sorted(set(data.labels) - {str(c) for c in model.classes_})
+    known = {str(c) for c in model.classes_}
+    shown = correct = 0
+    rows: Iterator[tuple[str, str]] = (iter_labeled(options.file) if options.labeled else
+                                       (("", text) for text in iter_lines(options.file)))
+    while batch := list(itertools.islice(rows, PREDICT_BATCH)):
+        labels = [label for label, _ in batch]
+        unseen = sorted(set(labels) - known) if options.labeled else []
         if unseen:
             raise UsageError(f"classify: {options.file} has labels the model does not know: "
                              f"{', '.join(map(repr, unseen[:5]))}")
-    predicted = model.predict(texts)
-    sys.stdout.write("".join(f"{label}\n" for label in predicted))
-    sys.stdout.flush()
+        predicted = model.predict([text for _, text in batch])
+        sys.stdout.write("".join(f"{label}\n" for label in predicted))
+        sys.stdout.flush()
+        shown += len(batch)
+        correct += sum(p == t for p, t in zip(predicted, labels, strict=True))
     if options.labeled:
-        correct = sum(p == t for p, t in zip(predicted, data.labels, strict=True))
-        print(f"Classification accuracy = {100 * correct / len(texts):.2f}%", file=sys.stderr)
+        print(f"Classification accuracy = {100 * correct / shown:.2f}%", file=sys.stderr)
     return 0
+
+
+PREDICT_BATCH = 2000  # lines read, predicted and printed at a time: memory stays bounded
 
 
 # -- files -------------------------------------------------------------------------
 
 
 def _check_output(target: Path, force: bool, inputs: list[str]) -> None:
+    """Never an input; otherwise the one rule of `aviary.outputs` (regular files only)."""
     for given in inputs:
         if Path(given).exists() and target.exists() and target.samefile(given):
             raise UsageError(f"classify: refusing to write over the input file {given}")
-    if target.is_dir():
-        raise UsageError(f"classify: {target} is a directory")
-    if target.exists() and not force:
-        raise UsageError(f"classify: {target} exists; pass --force to replace it")
-    if not target.parent.is_dir():
-        raise UsageError(f"classify: no such directory for {target}: {target.parent}")
+    try:
+        check_output(target, replace=force)
+    except UsageError as error:
+        raise UsageError(f"classify: {error}") from None
 
 
 def _write_lines(target: Path, lines: list[str]) -> None:
     try:
-        target.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"classify: cannot write {target}: {error.strerror}") from None
+        write_text_atomically(target, "".join(f"{line}\n" for line in lines))
+    except UsageError as error:
+        raise UsageError(f"classify: {error}") from None

@@ -72,27 +72,96 @@ def cross_validate_grid(
     The texts are tokenized once for all settings (the tokenizer is the slow
     part), on the same folds, so the settings are compared like for like.
     """
-    if len(texts) != len(labels):
-        raise ValueError(f"{len(texts)} texts but {len(labels)} labels")
-    counts, vocabulary = learn_counts(texts, model.analyzer)
-    names = np.empty(len(vocabulary), dtype=object)
-    for name, column in vocabulary.items():
-        names[column] = name
-    classes, codes = np.unique(np.asarray(labels, dtype=object), return_inverse=True)
-    class_names = [str(c) for c in classes]
-    truth = np.asarray(labels, dtype=object)
-    scores: list[list[float]] = [[] for _ in settings]
-    for held_out in fold_indices(len(texts), k, seed):
-        train = np.setdiff1d(np.arange(len(texts)), held_out, assume_unique=True)
-        train_counts = counts[train]
-        seen = np.flatnonzero(np.asarray(train_counts.sum(axis=0)).ravel() > 0)
-        fold_vocabulary = {str(name): column for column, name in enumerate(names[seen])}
-        train_counts = train_counts[:, seen]
-        test_counts = counts[held_out][:, seen]
-        for index, (event_model, alpha) in enumerate(settings):
-            fold_model = NaiveBayes(event_model=event_model, alpha=alpha,
-                                    fit_prior=model.fit_prior, tokenizer=model.tokenizer)
-            fold_model.fit_counts(train_counts, codes[train], class_names, fold_vocabulary)
-            predicted = np.asarray(fold_model.predict_counts(test_counts), dtype=object)
-            scores[index].append(float(np.mean(predicted == truth[held_out])))
-    return [CrossValidation(tuple(fold_scores)) for fold_scores in scores]
+    return _Tokenized(model, texts, labels).cross_validate(settings, k, seed)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The model fitted with the chosen settings, and every candidate's CV result."""
+
+    model: NaiveBayes
+    event_model: EventModel
+    alpha: float
+    results: dict[tuple[EventModel, float], CrossValidation]
+
+
+def choose_settings(
+    model: NaiveBayes,
+    texts: Sequence[str],
+    labels: Sequence[str],
+    event_models: Sequence[EventModel],
+    alphas: Sequence[float],
+    k: int = 5,
+    seed: int = 0,
+) -> Choice:
+    """Fit `model`'s tokenizer with the event model and smoothing that cross-validate best.
+
+    The right settings depend on the file (two coasts or twelve unbalanced
+    cities, how much text per class), so they are chosen on the training
+    texts alone. Within an event model the alpha with the highest mean
+    K-fold accuracy wins (the earlier one on a tie). The first event model
+    is the preferred one: another replaces it only when its best mean is
+    higher by more than one standard error of the first's, so a difference
+    of a tweet or two never switches the model. The texts are tokenized
+    once, for the folds and the final fit alike.
+    """
+    tokenized = _Tokenized(model, texts, labels)
+    settings = [(event_model, alpha) for event_model in event_models for alpha in alphas]
+    results = dict(zip(settings, tokenized.cross_validate(settings, k, seed), strict=True))
+
+    def best_alpha(event_model: EventModel) -> tuple[EventModel, float]:
+        order = range(len(alphas))
+        index = max(order, key=lambda i: (results[(event_model, alphas[i])].mean, -i))
+        return event_model, alphas[index]
+
+    chosen = best_alpha(event_models[0])
+    margin = results[chosen].mean + results[chosen].standard_error
+    for other in event_models[1:]:
+        candidate = best_alpha(other)
+        if results[candidate].mean > margin and results[candidate].mean > results[chosen].mean:
+            chosen = candidate
+    fitted = NaiveBayes(event_model=chosen[0], alpha=chosen[1], fit_prior=model.fit_prior,
+                        tokenizer=model.tokenizer)
+    fitted.fit_counts(tokenized.counts, tokenized.codes, tokenized.class_names,
+                      tokenized.vocabulary)
+    return Choice(fitted, chosen[0], chosen[1], results)
+
+
+class _Tokenized:
+    """Training texts tokenized once: counts, vocabulary, class codes."""
+
+    def __init__(self, model: NaiveBayes, texts: Sequence[str], labels: Sequence[str]) -> None:
+        if len(texts) != len(labels):
+            raise ValueError(f"{len(texts)} texts but {len(labels)} labels")
+        self.model = model
+        self.counts, self.vocabulary = learn_counts(texts, model.analyzer)
+        classes, self.codes = np.unique(np.asarray(labels, dtype=object), return_inverse=True)
+        self.class_names = [str(c) for c in classes]
+        self.truth = np.asarray(labels, dtype=object)
+
+    def cross_validate(
+        self, settings: Sequence[tuple[EventModel, float]], k: int, seed: int
+    ) -> list[CrossValidation]:
+        scores: list[list[float]] = [[] for _ in settings]
+        for held_out in fold_indices(len(self.truth), k, seed):
+            train = np.setdiff1d(np.arange(len(self.truth)), held_out, assume_unique=True)
+            train_counts = self.counts[train]
+            seen = np.flatnonzero(np.asarray(train_counts.sum(axis=0)).ravel() > 0)
+            train_counts = train_counts[:, seen]
+            test_counts = self.counts[held_out][:, seen]
+            fitted: dict[bool, NaiveBayes] = {}  # per fold: one count table per kind of count
+            for index, (event_model, alpha) in enumerate(settings):
+                counts_texts = event_model == "bernoulli"
+                fold_model = fitted.get(counts_texts)
+                if fold_model is None:
+                    fold_model = NaiveBayes(event_model=event_model, alpha=alpha,
+                                            fit_prior=self.model.fit_prior,
+                                            tokenizer=self.model.tokenizer)
+                    # fold models only predict count rows: no feature names needed
+                    fold_model.fit_counts(train_counts, self.codes[train], self.class_names, {})
+                    fitted[counts_texts] = fold_model
+                else:
+                    fold_model.reestimate(event_model, alpha)
+                predicted = np.asarray(fold_model.predict_counts(test_counts), dtype=object)
+                scores[index].append(float(np.mean(predicted == self.truth[held_out])))
+        return [CrossValidation(tuple(fold_scores)) for fold_scores in scores]

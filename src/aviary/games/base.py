@@ -28,7 +28,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 State = TypeVar("State")
 Move = TypeVar("Move")
@@ -120,6 +120,24 @@ class Outcome:
     def score(self, player: int) -> float:
         """1, 0.5 or 0: what the game is worth to `player`."""
         return 0.5 if self.winner is None else float(self.winner == player)
+
+
+TableUse = Literal["build", "cached", "off"]  # build missing tables, read cached ones, none
+WIN, DRAW, LOSS = 1, 0, -1
+
+
+@dataclass(frozen=True)
+class Verdict(Generic[Move]):
+    """A solved endgame table's value of a position for the side to move, and its best move."""
+
+    result: int  # WIN, DRAW or LOSS
+    distance: int  # plies to the end with best play (0 for a draw)
+    move: Move | None  # None only when the side to move has no legal move
+
+    def describe(self) -> str:
+        """`win in 7`, `loss in 4`, `draw` (distances in plies)."""
+        word = {WIN: "win", DRAW: "draw", LOSS: "loss"}[self.result]
+        return word if self.result == DRAW else f"{word} in {self.distance}"
 
 
 @dataclass(frozen=True)
@@ -295,7 +313,8 @@ class Game(ABC, Generic[State, Move]):
         """
         positional, settings = _split_flags(cls, argv)
         if len(positional) != 3:
-            raise ValueError(f"usage: {cls.course_usage} (got {len(positional)} arguments)")
+            raise ValueError(f"usage: aviary {cls.name} {cls.course_usage} "
+                             f"(got {len(positional)} arguments)")
         player, board, limit = positional
         game = cls.from_text(settings)
         return game, game.parse(board, player), parse_seconds(limit)

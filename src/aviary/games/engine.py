@@ -19,7 +19,7 @@ from typing import Any, Generic
 import numpy as np
 
 from aviary.errors import NoMoveError
-from aviary.games.base import Game, Move, State
+from aviary.games.base import Game, Move, State, TableUse, Verdict
 from aviary.search.alphabeta import MATE, Workspace
 from aviary.search.clock import Limit, budget
 from aviary.search.deepening import RawReport, iterate
@@ -46,6 +46,10 @@ class Searcher(Generic[State, Move]):
     def shape(self, state: State) -> tuple[Hashable, int]:
         """(workspace key, most moves a position can have): states sharing a key share tables."""
         raise NotImplementedError
+
+    def key(self, state: State) -> int | None:
+        """The Zobrist key the kernels give `state` (None: the game has no repetitions)."""
+        return None
 
     def kernel_moves(self, state: State) -> list[Move] | None:
         """The kernels' legal moves of `state` as rules moves (None where they do not reach).
@@ -99,7 +103,8 @@ class MovePlayer(Generic[State, Move]):
             self._warmup()
 
     def best_move(self, state: State, *, time: float | None = None, depth: int | None = None,
-                  stop: np.ndarray | None = None, history: Sequence[State] = ()) -> Move:
+                  stop: np.ndarray | None = None, history: Sequence[State] = (),
+                  tables: TableUse | None = None) -> Move:
         return self.function(state, time=time, depth=depth)
 
 
@@ -111,9 +116,11 @@ class Engine(Generic[State, Move]):
         game: Game[State, Move],
         searcher: Searcher[State, Move],
         quick: Callable[[State], Move] | None = None,
+        tables: Callable[[State, TableUse], Verdict[Move] | None] | None = None,
     ) -> None:
         self.game, self.searcher = game, searcher
         self.quick = quick
+        self.tables = tables
         self._workspaces = threading.local()
 
     def warmup(self) -> None:
@@ -136,15 +143,26 @@ class Engine(Generic[State, Move]):
         *,
         stop: np.ndarray | None = None,
         history: Sequence[State] = (),
+        tables: TableUse | None = None,
     ) -> Iterator[Report[Move]]:
         """A `Report` after each completed depth until `limit` or `stop[0]` is set.
 
         Nothing when the game is over or the mover has no move. `history` (the
-        positions before `state`) lets the search score repetitions as draws.
+        positions before `state`) lets the search score repetitions as draws. A
+        position in the game's solved endgame tables gets one report, the table's:
+        `tables` "build" builds a missing table first (seconds, once per machine),
+        "cached" reads only tables already built, "off" searches; by default "cached"
+        under a time limit (a build would overrun it) and "build" otherwise.
         """
         game = self.game
         if game.outcome(state) is not None or not game.legal_moves(state):
             return
+        if self.tables is not None:
+            use = tables or ("cached" if limit.time is not None else "build")
+            verdict = self.tables(state, use) if use != "off" else None
+            if verdict is not None and verdict.move is not None:
+                yield self._table_report(state, verdict)
+                return
         array = self.searcher.state_array(state)
         if array is None:
             if self.quick is None:
@@ -158,13 +176,23 @@ class Engine(Generic[State, Move]):
             yield self._report(state, raw)
 
     def _keys(self, history: Sequence[State]) -> tuple[int, ...]:
-        return ()
+        """Kernel keys of the game's earlier positions: repeating one of them is a draw."""
+        keys = (self.searcher.key(state) for state in history)
+        return tuple(key for key in keys if key is not None)
 
     def _search_options(self, stop: np.ndarray | None, keys: tuple[int, ...]) -> dict[str, Any]:
-        options: dict[str, Any] = {}
-        if stop is not None:
-            options["stop"] = stop
+        options: dict[str, Any] = {"stop": stop, "history": keys}
+        if self.searcher.chance_bounds is not None:
+            options["bounds"] = self.searcher.chance_bounds
         return options
+
+    def _table_report(self, state: State, verdict: Verdict[Move]) -> Report[Move]:
+        """The tables' answer as a Report: a win or loss in d plies is a mate score."""
+        assert verdict.move is not None
+        score = verdict.result * (MATE - verdict.distance)
+        move = verdict.move
+        return Report(verdict.distance, score, move, self.game.answer(state, move), (move,),
+                      0, 0.0, 0.0)
 
     def _report(self, state: State, raw: RawReport) -> Report[Move]:
         pv: list[Move] = []
@@ -187,6 +215,7 @@ class Engine(Generic[State, Move]):
         depth: int | None = None,
         stop: np.ndarray | None = None,
         history: Sequence[State] = (),
+        tables: TableUse | None = None,
     ) -> Move:
         """The move within `time` seconds and/or to `depth` plies (neither: 1 s).
 
@@ -203,7 +232,7 @@ class Engine(Generic[State, Move]):
         started = clock.monotonic()
         move = moves[0]
         limit = Limit(time=None if time is None else budget(time), depth=depth)
-        for report in self.think(state, limit, stop=stop, history=history):
+        for report in self.think(state, limit, stop=stop, history=history, tables=tables):
             move = report.move
             if time is not None and clock.monotonic() - started > 0.45 * time:
                 break

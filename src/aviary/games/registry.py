@@ -11,6 +11,8 @@ A spec's pieces, each optional except the game:
   is the game's main engine, `aviary:NAME` in the arena);
 - `quick`: a rules-only `function(state) -> move` answering in milliseconds
   (the course command's first answer, before numba has loaded);
+- `tables`: the solved endgame tables' probe, `function(state, use) -> Verdict | None`,
+  loading no numpy or numba (the course command asks it before its engine loads);
 - `command`: the module whose `main(argv)` is `aviary NAME ...`; by default the
   shared course runner (`aviary.course`) with the game's own argument form;
 - `warmup`: modules with a `warmup()` that compiles their numba kernels;
@@ -37,6 +39,7 @@ class GameSpec:
     game: str | None = None
     engines: Mapping[str, str] = field(default_factory=dict)
     quick: str | None = None
+    tables: str | None = None
     command: str | None = None
     command_summary: str = ""
     warmup: tuple[str, ...] = ()
@@ -77,9 +80,39 @@ GAMES: dict[str, GameSpec] = {
                 "baseline": "aviary.games.pikachu.baseline:make_engine",
             },
             quick="aviary.games.pikachu.quick:best_move",
+            tables="aviary.games.pikachu.endgame:probe",
             command_summary="course command line: N PLAYER BOARD SECONDS",
-            warmup=("aviary.games.pikachu.engine", "aviary.games.pikachu.baseline"),
+            warmup=("aviary.games.pikachu.engine", "aviary.games.pikachu.baseline",
+                    "aviary.games.pikachu.endgame"),
             docs="docs/games/pikachu.md",
+        ),
+        GameSpec(
+            name="betsy",
+            summary="Betsy: bird chess, won by capturing the Kingfisher",
+            game="aviary.games.betsy.rules:Betsy",
+            engines={
+                "engine": "aviary.games.betsy.engine:make_engine",
+                "baseline": "aviary.games.betsy.baseline:make_engine",
+            },
+            quick="aviary.games.betsy.quick:best_move",
+            command_summary="course command line: PLAYER BOARD SECONDS [--kingfisher diagonal]",
+            warmup=("aviary.games.betsy.engine", "aviary.games.betsy.baseline"),
+            docs="docs/games/betsy.md",
+        ),
+        GameSpec(
+            name="foxgeese",
+            summary="Fox, Geese and Elephants: foxes jump geese on the 33-point cross",
+            game="aviary.games.foxgeese.rules:FoxGeese",
+            engines={
+                "engine": "aviary.games.foxgeese.engine:make_engine",
+                "baseline": "aviary.games.foxgeese.baseline:make_engine",
+            },
+            quick="aviary.games.foxgeese.quick:best_move",
+            command_summary="course command line: PLAYER BOARD SECONDS "
+            "[--variant classic|elephants] [--shrink]",
+            warmup=("aviary.games.foxgeese.engine", "aviary.games.foxgeese.baseline",
+                    "aviary.games.foxgeese.endgame"),
+            docs="docs/games/foxgeese.md",
         ),
         GameSpec(
             name="sebastian",

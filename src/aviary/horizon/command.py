@@ -5,12 +5,18 @@ Writes, each on a fresh copy of the photo, `output_simple.jpg` (blue),
 5 pixels thick; also `edges.jpg` (the edge strength). Extras: `--out DIR`,
 repeatable `--point ROW,COL`, `--json` (print the row lists), `--overlay`
 (all lines on one image, `output_overlay.jpg`).
+
+Photos above `MAX_MEGAPIXELS` are refused from their header, before decoding
+(a 20000x20000 PNG is a decompression bomb); photos above `LARGE_MEGAPIXELS`
+get a line on stderr per stage, since they take a while. Every output path is
+checked before any is written (see `aviary.outputs`).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -21,15 +27,37 @@ from aviary.errors import ArgumentParser, UsageError
 from aviary.horizon.draw import BLUE, GREEN, RED, draw_line
 from aviary.horizon.edges import edge_image, edge_strength
 from aviary.horizon.estimators import Point, find_ridges
+from aviary.outputs import check_output, write_atomically
 
 THICKNESS = 5
+MAX_MEGAPIXELS = 25  # a 24 MP camera photo: ~2.5 GB and a minute or so here
+LARGE_MEGAPIXELS = 4  # from here on, say what is being done
 
 
 def load_rgb(path: Path) -> NDArray[np.uint8]:
     """The photo as an H x W x 3 uint8 array, or a UsageError naming what is wrong."""
+    if path.exists() and not path.is_dir() and not path.is_file():  # a FIFO would block
+        raise UsageError(f"aviary horizon: {path} is not a regular file")
     try:
-        with Image.open(path) as image:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # size checked below
+            image = Image.open(path)
+        with image:
+            width, height = image.size
+            megapixels = width * height / 1e6
+            if megapixels > MAX_MEGAPIXELS:
+                raise UsageError(f"aviary horizon: {path} is {width}x{height} "
+                                 f"({megapixels:.0f} megapixels); the limit is "
+                                 f"{MAX_MEGAPIXELS}: shrink it first")
+            if megapixels > LARGE_MEGAPIXELS:
+                progress(f"{path} is {width}x{height} ({megapixels:.1f} megapixels): "
+                         "a large photo takes a while")
             return np.asarray(image.convert("RGB"))
+    except Image.DecompressionBombError:
+        limit = 2 * (Image.MAX_IMAGE_PIXELS or 0) / 1e6
+        raise UsageError(f"aviary horizon: {path} is too large (over {limit:.0f} megapixels, "
+                         f"too many to decode safely); the limit is {MAX_MEGAPIXELS}: "
+                         "shrink it first") from None
     except FileNotFoundError:
         raise UsageError(f"aviary horizon: no such file: {path}") from None
     except IsADirectoryError:
@@ -38,6 +66,10 @@ def load_rgb(path: Path) -> NDArray[np.uint8]:
         raise UsageError(f"aviary horizon: cannot read {path}: permission denied") from None
     except (UnidentifiedImageError, OSError, ValueError) as error:
         raise UsageError(f"aviary horizon: {path} is not a readable image ({error})") from None
+
+
+def progress(message: str) -> None:
+    print(f"aviary horizon: {message}", file=sys.stderr, flush=True)
 
 
 def parse_point(text: str) -> Point:
@@ -78,9 +110,31 @@ def main(argv: list[str]) -> int:
                 f"aviary horizon: point ({row}, {col}) is outside the image "
                 f"(rows 0..{height - 1}, columns 0..{width - 1})"
             )
+    columns: dict[int, int] = {}
+    for row, col in points:
+        if columns.setdefault(col, row) != row:
+            raise UsageError(f"aviary horizon: points ({columns[col]}, {col}) and ({row}, {col}) "
+                             f"share column {col}; a ridge line has one row per column")
     if args.out.exists() and not args.out.is_dir():
         raise UsageError(f"aviary horizon: --out {args.out} exists and is not a folder")
+    names = ["simple", "map", *(["human"] if points else [])]
+    outputs = [args.out / f"output_{name}.jpg" for name in names] + [args.out / "edges.jpg"]
+    if args.overlay:
+        outputs.append(args.out / "output_overlay.jpg")
+    if args.image.resolve() in {path.resolve() for path in outputs}:
+        raise UsageError(f"aviary horizon: refusing to overwrite the input {args.image}")
+    if args.out.is_dir():  # every output checked before any is written (again after mkdir)
+        check_outputs(outputs)
+    large = height * width / 1e6 > LARGE_MEGAPIXELS
+    if large:
+        progress("finding the ridge lines...")
     ridges = find_ridges(rgb, points)
+    if ridges.human is not None:
+        missed = [(row, col) for row, col in points if ridges.human[col] != row]
+        if missed:
+            raise UsageError(f"aviary horizon: no ridge line passes through every point: "
+                             f"({missed[0][0]}, {missed[0][1]}) cannot be joined to the others "
+                             "(a line climbs only a few rows per column); nothing written")
     lines = [("simple", ridges.simple, BLUE), ("map", ridges.map, RED)]
     if ridges.human is not None:
         lines.append(("human", ridges.human, GREEN))
@@ -90,9 +144,9 @@ def main(argv: list[str]) -> int:
     except OSError as error:
         message = f"aviary horizon: cannot create --out {args.out}: {error.strerror}"
         raise UsageError(message) from None
-    outputs = {args.out / f"output_{name}.jpg" for name, _, _ in lines} | {args.out / "edges.jpg"}
-    if args.image.resolve() in {path.resolve() for path in outputs}:
-        raise UsageError(f"aviary horizon: refusing to overwrite the input {args.image}")
+    check_outputs(outputs)
+    if large:
+        progress("writing the images...")
     for name, rows, colour in lines:
         save(draw_line(rgb, rows, colour, THICKNESS), args.out / f"output_{name}.jpg")
     save(edge_image(edge_strength(rgb)), args.out / "edges.jpg")
@@ -109,8 +163,18 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def check_outputs(paths: list[Path]) -> None:
+    """The course's outputs are rewritten on every run: a regular file may be replaced."""
+    for path in paths:
+        try:
+            check_output(path, replace=True)
+        except UsageError as error:
+            raise UsageError(f"aviary horizon: {error}") from None
+
+
 def save(pixels: NDArray[np.uint8], path: Path) -> None:
     try:
-        Image.fromarray(pixels).save(path, quality=95)
-    except OSError as error:
-        raise UsageError(f"aviary horizon: cannot write {path}: {error}") from None
+        write_atomically(path, lambda temporary: Image.fromarray(pixels).save(
+            temporary, format="JPEG", quality=95))
+    except UsageError as error:
+        raise UsageError(f"aviary horizon: {error}") from None

@@ -1,7 +1,10 @@
 """The three course estimators over one model: simple, map (Viterbi) and human.
 
-- `simple`: per column, the row with the best emission score, ignoring its
-  neighbours (the course's first Bayes net).
+- `simple`: per column, the row with the best edge emission, ignoring its
+  neighbours (the course's first Bayes net). It uses the edge terms only
+  (`model.edge_scores`), never the colour models or the grain term: those are
+  fitted around a Viterbi line, so an argmax over them would borrow map's
+  answer and no longer show what the chain adds.
 - `map`: the most probable whole line under the HMM (banded Viterbi).
 - `human`: the most probable line under map's final model that passes through
   the given (row, col) points: every other row of a pinned column is forbidden.
@@ -29,6 +32,7 @@ from numpy.typing import NDArray
 from aviary.horizon.edges import FloatImage
 from aviary.horizon.model import (
     RidgeModel,
+    band_grain_ratio,
     colour_scores,
     edge_scores,
     grain_costs,
@@ -75,10 +79,15 @@ def decode(
     model: RidgeModel,
     points: Sequence[Point] = (),
     decoder: Decoder = banded_viterbi,
+    start: RowArray | None = None,
 ) -> Decoding:
-    """Viterbi on the edges alone, then alternate colour fits and Viterbi."""
+    """Viterbi on the edges alone (or the line `start`), then alternate colour fits and
+    Viterbi."""
     log_trans = model.log_transitions(pixels.shape[0])
-    rows, score = decoder(pin(edges, points), log_trans)
+    if start is None:
+        rows, score = decoder(pin(edges, points), log_trans)
+    else:
+        rows, score = start, -np.inf
     best = Decoding(rows, edges, score)
     for _ in range(model.colour_rounds):
         colour = colour_scores(pixels, best.rows, model)
@@ -117,12 +126,41 @@ def find_ridges(
         grain = grain_costs(pixels, probe.rows, model)
     # the full decoding, from scratch: starting from the first line would let its
     # colour models confirm it again
-    best = decode(pixels, edges if grain is None else edges - grain, model, (), decoder)
-    simple_rows = np.argmax(best.emit, axis=0).astype(np.int64)
+    emission = edges if grain is None else edges - grain
+    best = decode(pixels, emission, model, (), decoder)
+    if model.upper_start:  # a far layer the colour rounds took for sky?
+        best = _try_higher_start(pixels, emission, model, decoder, best)
+    simple_rows = np.argmax(edges, axis=0).astype(np.int64)  # emission alone: no Viterbi
     human_rows = None
     if points:  # map's own model, constrained: away from the points it can only agree
         human_rows, _ = decoder(pin(best.emit, points), model.log_transitions(height))
     return Ridges(simple=simple_rows, map=best.rows, human=human_rows)
+
+
+def _try_higher_start(
+    pixels: FloatImage, emission: FloatImage, model: RidgeModel, decoder: Decoder,
+    best: Decoding,
+) -> Decoding:
+    """A second start above `best`, for a far layer the colour rounds swallowed as sky.
+
+    The colour rounds only climb to a local optimum: fitted to a line on a nearer
+    layer, the sky model learns a hazy far layer as sky and keeps the line there.
+    So take the best edge line lying wholly above `best`; if the band between it
+    and `best` is grainier than the sky above it (a layer, not sky), run the
+    colour rounds again from it, and keep where they end when that is a
+    different line. Otherwise `best` stands.
+    """
+    height = pixels.shape[0]
+    gap = max(2, round(height * model.upper_start_gap))
+    if int(best.rows.min()) < gap + height // 16:
+        return best
+    above = emission.copy()
+    above[np.arange(height)[:, None] > (best.rows - gap)[None, :]] = FORBIDDEN
+    upper, _ = decoder(above, model.log_transitions(height))
+    if band_grain_ratio(pixels, upper, best.rows, model) < model.layer_grain_ratio:
+        return best  # the band is as smooth as the sky above it: sky, not a layer
+    other = decode(pixels, emission, model, (), decoder, start=upper)
+    return other if float(np.abs(other.rows - best.rows).mean()) >= 1.0 else best
 
 
 def warmup() -> None:

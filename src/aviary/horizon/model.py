@@ -83,6 +83,10 @@ class RidgeModel:
     colour_rounds: int = 6  # at most this many refit-colours-and-decode rounds (stops early)
     slope_penalty: float = 0.4  # log-score per row of step between columns
     band_fraction: float = 1 / 32  # half-width K of the transition band, per image row
+    upper_start: bool = True  # decode again from an edge line above map's (False: earlier model)
+    upper_start_gap: float = 0.04  # that line lies at least this far (per image row) above
+    layer_grain_ratio: float = 1.2  # its result is kept when the band between is this much
+    # grainier than the sky above the start (a far layer, not sky)
 
     def band(self, height: int) -> int:
         return max(3, round(height * self.band_fraction))
@@ -137,6 +141,24 @@ def grain_costs(
     return np.asarray(grain_penalty_kernel(
         texture, scale, model.texture_penalty, model.texture_cap, model.texture_gap
     ))
+
+
+def band_grain_ratio(
+    pixels: FloatImage, upper: NDArray[np.int64], lower: NDArray[np.int64], model: RidgeModel
+) -> float:
+    """Median grain of the band between two lines over the median grain above the upper.
+
+    Near 1 when the band is more sky; well above 1 when it is a far mountain layer.
+    """
+    height = pixels.shape[0]
+    texture = texture_kernel(pixels, GREY_WEIGHTS, model.texture_half_window)
+    margin = max(1, height // 100) + model.texture_half_window
+    rows = np.arange(height)[:, None]
+    sky = texture[rows < upper[None, :] - margin]
+    band = texture[(rows > upper[None, :] + margin) & (rows < lower[None, :] - margin)]
+    if sky.size < pixels.shape[1] or band.size < pixels.shape[1]:
+        return 0.0
+    return float(np.median(band)) / max(float(np.median(sky)), 1e-6)
 
 
 def colour_scores(

@@ -1,10 +1,17 @@
 """Game-agnostic search compiled with numba: one core, every game's kernels as arguments.
 
 - `alphabeta`: the compiled PVS/alpha-beta core and the kernel contract a game supplies
-  (generate, make, unmake, evaluate, key, order; see its docstring).
-- `deepening`: iterative deepening with aspiration windows, per-depth reports and the
-  deadline, in plain Python around one compiled call per depth.
+  (generate, make, unmake, evaluate, key, order, terminal; see its docstring),
+  repetition draws, the workspace.
+- `expectimax`: expectiminimax for games with chance (an eighth kernel, `chance`),
+  with Star1/Star2 pruning at chance nodes given bounds on the scores.
+- `deepening`: `iterate`, the one driver for both: iterative deepening (aspiration
+  windows for alpha-beta), per-depth `RawReport`s, the deadline, the caller's
+  stop flag and the game's history.
 - `clock`: `Limit(time=, depth=, nodes=)`, process age, the stop-flag timer.
+
+A template for a new game's kernels, with the contract test that checks a search
+over them against plain minimax / expectimax, is tests/search/toy_games.py.
 
 This package file imports nothing, so `from aviary.search.clock import Limit` stays
 cheap for command lines that must answer before numba is even loaded.

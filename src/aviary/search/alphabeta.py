@@ -1,6 +1,6 @@
 """Game-agnostic alpha-beta search, compiled by numba with a game's kernels as arguments.
 
-A game supplies six compiled kernels over its own int64 state array (layout is the
+A game supplies seven compiled kernels over its own int64 state array (layout is the
 game's business; search only reads it through the kernels):
 
     generate(state, out: int64[:], captures_only: bool) -> int
@@ -14,21 +14,48 @@ game's business; search only reads it through the kernels):
                                         well inside +-MATE / 2)
     key(state) -> int                   Zobrist key of the state, side to move included
     order(state, move) -> int           static ordering bonus (captures >= CAPTURE_BONUS)
+    terminal(state) -> int              NOT_OVER while the game goes on; else the result
+                                        for the side to move: 0 a draw, MATE won now,
+                                        -MATE lost now, +-(MATE - d) decided d plies
+                                        ahead (an endgame table), or a final score
+                                        within +-MATE / 2 taken as it is
 
-A side with no legal move loses (scored -MATE + ply). `negamax(state, depth, 0, ...)`
-runs one iteration at a fixed depth (PV left in ws.pv[0, :ws.pv_length[0]]);
-`aviary.search.deepening.iterate` drives iterative deepening, aspiration windows,
-reports and the deadline. The search polls
-`stop[0]` every 1024 nodes and is compiled `nogil`, so a timer thread can stop it;
-an aborted iteration is reported as such and its result must be discarded.
+The tuple `(generate, make, unmake, evaluate, key, order, terminal)` is a game's
+`KERNELS`. Scores are relative to the root: a result `MATE - d` met at ply p scores
+`MATE - d - p` (a quicker win is better, a later loss less bad). `terminal` is
+checked on entering every node, quiescence included, before the transposition
+table and move generation; a side with no legal move loses (-MATE + ply).
+
+Repetition: the workspace keeps the key of every position on the current path after
+the game's history (`Workspace.set_game_history`); a position (ply > 0) whose key occurs
+earlier on the path or in the history, the same side to move (keys include it), is a
+draw (0). A 16K-counter filter makes the usual case one table read. Draw scores by
+repetition depend on the path, so nodes below one never store their result as solved;
+like every engine with a transposition table we otherwise accept the usual
+graph-history interaction (a score stored on one path reused on another).
+
+`negamax(state, depth, 0, ...)` runs one iteration at a fixed depth (PV left in
+ws.pv[0, :ws.pv_length[0]]); `aviary.search.deepening.iterate` drives iterative
+deepening, aspiration windows, reports and the deadline. The search polls the
+caller's `stop[0]` and its own `timeout[0]` every 1024 nodes and is compiled
+`nogil`, so another thread can stop it; an aborted iteration (ctx[ABORTED]) is
+reported as such and its result must be discarded. ctx[HORIZON] counts the leaves
+cut by depth (or by a repetition, or by a stored result that was): an iteration that
+ends with none has solved the position, and deeper iterations would repeat it.
+
+For whoever edits a compiled search here: pass no constant (`INF`, `True`) straight
+to a recursive call. numba then compiles a second, literal-typed version of the
+function, and the cached pair crashed when loaded from numba's disk cache.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 from numba import njit, types
 
-# The six kernel signatures. Kernels reach the search as compiled `cfunc`s with exactly
+# The seven kernel signatures. Kernels reach the search as compiled `cfunc`s with exactly
 # these types (see a game's `engine.py` for the pattern): a first-class function
 # type is keyed by its signature, so the search compiled for them is cached on disk by
 # numba, which is not the case when plain `@njit` dispatchers are passed as arguments.
@@ -39,23 +66,30 @@ UNMAKE = types.void(STATE, types.int64, types.int64)
 EVALUATE = types.int64(STATE)
 KEY = types.int64(STATE)
 ORDER = types.int64(STATE, types.int64)
+TERMINAL = types.int64(STATE)
 
 MATE = 1_000_000
 INF = 2 * MATE
+NOT_OVER = -(2**62)  # what `terminal` returns while the game goes on
 MAX_PLY = 96
 HISTORY_SIZE = 1 << 20
 CAPTURE_BONUS = 1_000_000
+SEEN_SIZE = 1 << 14  # repetition filter: counts of path and history keys by low bits
+SOLVED = 1023  # depth stored for a result with no horizon below it (valid at any depth)
 
 # ctx slots
-NODES, NODE_LIMIT, ABORTED, SELDEPTH, QUIESCE, LMR, TT_HITS = 0, 1, 2, 3, 4, 5, 6
-CTX_SIZE = 8
+NODES, NODE_LIMIT, ABORTED, SELDEPTH, QUIESCE, LMR, TT_HITS, ROOT, HORIZON = range(9)
+CTX_SIZE = 16  # slots from 9 on belong to aviary.search.expectimax
 
 # tt columns: key, move, score, depth * 4 + bound
 EXACT, LOWER, UPPER = 1, 2, 3
 
 
 class Workspace:
-    """Every array one search needs, allocated once per engine and reused across moves."""
+    """Every array one search needs, allocated once per engine and reused across moves.
+
+    `max_moves` bounds both the moves of a position and the outcomes of a chance node.
+    """
 
     def __init__(self, max_moves: int, tt_bits: int = 20) -> None:
         self.moves = np.zeros((MAX_PLY + 1, max_moves), dtype=np.int64)
@@ -66,18 +100,40 @@ class Workspace:
         self.pv_length = np.zeros(MAX_PLY + 1, dtype=np.int64)
         self.tt = np.zeros((1 << tt_bits, 4), dtype=np.int64)
         self.ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+        self.path = np.zeros(MAX_PLY + 1, dtype=np.int64)  # game history, then the path
+        self.seen = np.zeros(SEEN_SIZE, dtype=np.int64)
+        self.probes = np.zeros((MAX_PLY + 1, max_moves), dtype=np.int64)  # expectimax only
+        self._history_keys = np.zeros(0, dtype=np.int64)
 
     def new_search(self, node_limit: int, quiesce: bool = True, lmr: bool = True) -> None:
         """Age the history, clear killers and counters, keep the transposition table."""
-        self.history //= 8
+        np.right_shift(self.history, 3, out=self.history)  # age: // 8, faster
         self.killers[:] = 0
         self.ctx[:] = 0
         self.ctx[NODE_LIMIT] = node_limit
         self.ctx[QUIESCE] = int(quiesce)
         self.ctx[LMR] = int(lmr)
+        self.ctx[ROOT] = len(self._history_keys)
 
-    def arrays(self, stop: np.ndarray) -> tuple[np.ndarray, ...]:
-        """The `ws` tuple the compiled search takes; the search stops once `stop[0] != 0`."""
+    def set_game_history(self, keys: Iterable[int]) -> None:
+        """The keys of the game's positions before the root, oldest first (for repetitions)."""
+        self._history_keys = np.array(list(keys), dtype=np.int64).reshape(-1)
+        size = len(self._history_keys) + MAX_PLY + 1
+        if self.path.shape[0] < size:
+            self.path = np.zeros(size, dtype=np.int64)
+        self.path[: len(self._history_keys)] = self._history_keys
+        self.ctx[ROOT] = len(self._history_keys)
+        self.reset_seen()
+
+    def reset_seen(self) -> None:
+        """Refill the repetition filter from the history alone (an aborted search leaves
+        path entries counted)."""
+        self.seen[:] = 0
+        np.add.at(self.seen, self._history_keys & (SEEN_SIZE - 1), 1)
+
+    def arrays(self, stop: np.ndarray, timeout: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+        """The `ws` tuple the compiled search takes; the search stops once `stop[0]` or
+        `timeout[0]` is set (a caller's cancel flag and the search's own deadline)."""
         return (
             self.moves,
             self.scores,
@@ -88,13 +144,18 @@ class Workspace:
             self.tt,
             self.ctx,
             stop,
+            stop if timeout is None else timeout,
+            self.path,
+            self.seen,
         )
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _poll(ctx, stop):
+def _poll(ctx, stop, timeout):
     ctx[NODES] += 1
-    if (ctx[NODES] & 1023) == 0 and (stop[0] != 0 or ctx[NODES] >= ctx[NODE_LIMIT]):
+    if (ctx[NODES] & 1023) == 0 and (
+        stop[0] != 0 or timeout[0] != 0 or ctx[NODES] >= ctx[NODE_LIMIT]
+    ):
         ctx[ABORTED] = 1
 
 
@@ -117,6 +178,51 @@ def _from_tt(score, ply):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def probe_tt(tt, slot, here, depth, ply, may_cut, alpha, beta, ctx):
+    """(cut, score, hash move) from the table: cut when a stored result deep enough
+    settles the window (`may_cut`: not at the root nor on the principal variation)."""
+    if tt[slot, 0] != here:
+        return False, 0, -1
+    ctx[TT_HITS] += 1
+    stored_depth = tt[slot, 3] >> 2
+    bound = tt[slot, 3] & 3
+    if may_cut and stored_depth >= depth:
+        stored = _from_tt(tt[slot, 2], ply)
+        if (
+            bound == EXACT
+            or (bound == LOWER and stored >= beta)
+            or (bound == UPPER and stored <= alpha)
+        ):
+            if stored_depth != SOLVED:
+                ctx[HORIZON] += 1  # a result with a horizon below it
+            return True, stored, tt[slot, 1]
+    return False, 0, tt[slot, 1]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def store_tt(tt, slot, here, move, score, depth, bound, ctx, horizon_before):
+    """Store a result (score already made ply-independent); SOLVED when no leaf below
+    was cut by depth since `horizon_before`. Deeper and exact results are kept."""
+    stored_depth = SOLVED if ctx[HORIZON] == horizon_before else depth
+    if tt[slot, 0] != here or (tt[slot, 3] >> 2) <= stored_depth or bound == EXACT:
+        tt[slot, 0] = here
+        tt[slot, 1] = move
+        tt[slot, 2] = score
+        tt[slot, 3] = stored_depth * 4 + bound
+
+
+@njit(cache=True, nogil=True, inline="always")
+def repeated(path, seen, at, here):
+    """Whether key `here` (about to be path[at]) occurs in path[:at] (history and path)."""
+    if seen[here & (SEEN_SIZE - 1)] == 0:
+        return False
+    for i in range(at - 1, -1, -1):  # noqa: SIM110 (numba compiles no generators)
+        if path[i] == here:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _pick(moves, scores, first, count):
     """Selection sort step: bring the best-scored remaining move to `first`."""
     best = first
@@ -129,12 +235,19 @@ def _pick(moves, scores, first, count):
 
 
 @njit(cache=True, nogil=True)
-def quiesce(state, ply, alpha, beta, ws, generate, make, unmake, evaluate, key, order):
-    moves, scores, killers, history, pv, pv_length, tt, ctx, stop = ws
-    _poll(ctx, stop)
+def quiesce(
+    state, ply, alpha, beta, ws, generate, make, unmake, evaluate, key, order, terminal
+):
+    """Captures only, standing pat on the evaluation; the game's end is checked first."""
+    moves, scores, killers, history, pv, pv_length, tt, ctx, stop, timeout, path, seen = ws
+    _poll(ctx, stop, timeout)
     pv_length[ply] = ply
     if ctx[ABORTED]:
         return 0
+    over = terminal(state)
+    if over != NOT_OVER:
+        return _from_tt(over, ply)
+    ctx[HORIZON] += 1
     if ply > ctx[SELDEPTH]:
         ctx[SELDEPTH] = ply
     stand = evaluate(state)
@@ -151,7 +264,8 @@ def quiesce(state, ply, alpha, beta, ws, generate, make, unmake, evaluate, key, 
         move = moves[ply, i]
         undo = make(state, move)
         score = -quiesce(
-            state, ply + 1, -beta, -alpha, ws, generate, make, unmake, evaluate, key, order
+            state, ply + 1, -beta, -alpha, ws, generate, make, unmake, evaluate, key, order,
+            terminal,
         )
         unmake(state, move, undo)
         if ctx[ABORTED]:
@@ -166,42 +280,41 @@ def quiesce(state, ply, alpha, beta, ws, generate, make, unmake, evaluate, key, 
 
 
 @njit(cache=True, nogil=True)
-def negamax(state, depth, ply, alpha, beta, ws, generate, make, unmake, evaluate, key, order):
+def negamax(
+    state, depth, ply, alpha, beta, ws, generate, make, unmake, evaluate, key, order, terminal
+):
     """Principal variation search with TT, killers, history and late-move reductions."""
-    moves, scores, killers, history, pv, pv_length, tt, ctx, stop = ws
+    moves, scores, killers, history, pv, pv_length, tt, ctx, stop, timeout, path, seen = ws
     pv_length[ply] = ply
-    if depth <= 0:
-        if ctx[QUIESCE]:
-            return quiesce(
-                state, ply, alpha, beta, ws, generate, make, unmake, evaluate, key, order
-            )
-        _poll(ctx, stop)
-        return evaluate(state)
-    _poll(ctx, stop)
+    here = key(state)
+    at = ctx[ROOT] + ply
+    if ply > 0 and repeated(path, seen, at, here):
+        ctx[NODES] += 1
+        ctx[HORIZON] += 1  # a draw by this path only: nothing above it counts as solved
+        return 0
+    if depth <= 0 and ctx[QUIESCE]:
+        return quiesce(
+            state, ply, alpha, beta, ws, generate, make, unmake, evaluate, key, order, terminal
+        )
+    _poll(ctx, stop, timeout)
     if ctx[ABORTED]:
         return 0
-    if ply >= MAX_PLY:
+    over = terminal(state)
+    if over != NOT_OVER:
+        return _from_tt(over, ply)
+    if depth <= 0 or ply >= MAX_PLY:
+        ctx[HORIZON] += 1
         return evaluate(state)
     if ply > ctx[SELDEPTH]:
         ctx[SELDEPTH] = ply
 
-    here = key(state)
+    horizon_before = ctx[HORIZON]
     slot = here & (tt.shape[0] - 1)
-    hash_move = -1
-    is_pv = beta - alpha > 1
-    if tt[slot, 0] == here:
-        ctx[TT_HITS] += 1
-        hash_move = tt[slot, 1]
-        stored_depth = tt[slot, 3] >> 2
-        bound = tt[slot, 3] & 3
-        if ply > 0 and not is_pv and stored_depth >= depth:
-            stored = _from_tt(tt[slot, 2], ply)
-            if (
-                bound == EXACT
-                or (bound == LOWER and stored >= beta)
-                or (bound == UPPER and stored <= alpha)
-            ):
-                return stored
+    cut, stored, hash_move = probe_tt(
+        tt, slot, here, depth, ply, ply > 0 and beta - alpha <= 1, alpha, beta, ctx
+    )
+    if cut:
+        return stored
 
     count = generate(state, moves[ply], False)
     if count == 0:
@@ -221,6 +334,8 @@ def negamax(state, depth, ply, alpha, beta, ws, generate, make, unmake, evaluate
                     bonus += min(history[move & (HISTORY_SIZE - 1)], 600_000)
         scores[ply, i] = bonus
 
+    path[at] = here
+    seen[here & (SEEN_SIZE - 1)] += 1
     original_alpha = alpha
     best = -INF
     best_move = moves[ply, 0]
@@ -231,18 +346,8 @@ def negamax(state, depth, ply, alpha, beta, ws, generate, make, unmake, evaluate
         undo = make(state, move)
         if i == 0:
             score = -negamax(
-                state,
-                depth - 1,
-                ply + 1,
-                -beta,
-                -alpha,
-                ws,
-                generate,
-                make,
-                unmake,
-                evaluate,
-                key,
-                order,
+                state, depth - 1, ply + 1, -beta, -alpha, ws,
+                generate, make, unmake, evaluate, key, order, terminal,
             )
         else:
             reduction = 0
@@ -251,52 +356,22 @@ def negamax(state, depth, ply, alpha, beta, ws, generate, make, unmake, evaluate
                 if reduction > depth - 2:
                     reduction = depth - 2
             score = -negamax(
-                state,
-                depth - 1 - reduction,
-                ply + 1,
-                -alpha - 1,
-                -alpha,
-                ws,
-                generate,
-                make,
-                unmake,
-                evaluate,
-                key,
-                order,
+                state, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha, ws,
+                generate, make, unmake, evaluate, key, order, terminal,
             )
             if score > alpha and reduction > 0:
                 score = -negamax(
-                    state,
-                    depth - 1,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    ws,
-                    generate,
-                    make,
-                    unmake,
-                    evaluate,
-                    key,
-                    order,
+                    state, depth - 1, ply + 1, -alpha - 1, -alpha, ws,
+                    generate, make, unmake, evaluate, key, order, terminal,
                 )
             if alpha < score < beta:
                 score = -negamax(
-                    state,
-                    depth - 1,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    ws,
-                    generate,
-                    make,
-                    unmake,
-                    evaluate,
-                    key,
-                    order,
+                    state, depth - 1, ply + 1, -beta, -alpha, ws,
+                    generate, make, unmake, evaluate, key, order, terminal,
                 )
         unmake(state, move, undo)
         if ctx[ABORTED]:
-            return 0
+            return 0  # the repetition filter is refilled before the next search
         if score > best:
             best = score
             best_move = move
@@ -313,6 +388,7 @@ def negamax(state, depth, ply, alpha, beta, ws, generate, make, unmake, evaluate
                             killers[ply, 0] = move
                         history[move & (HISTORY_SIZE - 1)] += depth * depth
                     break
+    seen[here & (SEEN_SIZE - 1)] -= 1
 
     if best >= beta:
         bound = LOWER
@@ -320,9 +396,5 @@ def negamax(state, depth, ply, alpha, beta, ws, generate, make, unmake, evaluate
         bound = EXACT
     else:
         bound = UPPER
-    if tt[slot, 0] != here or (tt[slot, 3] >> 2) <= depth or bound == EXACT:
-        tt[slot, 0] = here
-        tt[slot, 1] = best_move
-        tt[slot, 2] = _to_tt(best, ply)
-        tt[slot, 3] = depth * 4 + bound
+    store_tt(tt, slot, here, best_move, _to_tt(best, ply), depth, bound, ctx, horizon_before)
     return best

@@ -1,39 +1,25 @@
 """Iterative deepening around the compiled core: one report per completed depth.
 
-Each depth is one compiled call; the deadline stops it through the stop flag, and an
+`iterate` is the one driver a game engine calls, for alpha-beta (seven kernels) and
+expectiminimax (eight: the eighth is `chance`). Each depth is one compiled call; the
+deadline (a flag of the search's own) or the caller's stop flag stops it, and an
 interrupted depth is thrown away, so what the caller last received stays the answer.
 Aspiration windows start narrow around the previous score and widen on failure.
+The iterations end early once a depth is solved (no leaf cut by depth) or a win or
+loss is proven.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 
 from aviary.search import alphabeta
 from aviary.search.alphabeta import INF, MATE, Workspace
 from aviary.search.clock import Limit, StopTimer
-
-Kernels = tuple[Callable[..., object], ...]
-
-
-@dataclass(frozen=True)
-class RawReport:
-    """A completed depth in kernel terms: moves are the game's int64 encodings."""
-
-    depth: int
-    score: int
-    pv: tuple[int, ...]
-    nodes: int
-    seconds: float
-    seldepth: int
-
-    @property
-    def nps(self) -> float:
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+from aviary.search.report import Kernels, RawReport
 
 
 def iterate(
@@ -42,48 +28,79 @@ def iterate(
     workspace: Workspace,
     limit: Limit,
     *,
+    stop: np.ndarray | None = None,
+    history: Iterable[int] = (),
+    bounds: tuple[int, int] | None = None,
+    star2: bool = False,
     aspiration: int = 40,
     quiesce: bool = True,
     lmr: bool = True,
-    stop: np.ndarray | None = None,
 ) -> Iterator[RawReport]:
-    """Yield a `RawReport` after each completed depth until `limit` or a proven result.
+    """Yield a `RawReport` after each completed depth until `limit` or a solved position.
 
-    Depth 1 always completes (it ignores the clock and node limit), so a caller
-    with a legal move to make always gets one. `state` is searched in place and
-    restored after each depth. Setting `stop[0]` (the caller's one-element int64 array)
-    stops the search as the deadline does.
+    `kernels` is a game's seven kernels (alpha-beta) or eight, the eighth being
+    `chance`: then the expectiminimax of `aviary.search.expectimax` runs, its depth
+    counting player moves, with Star1 pruning (Star2 with `star2`) when `bounds` =
+    (lower, upper) bounds every score the search can meet (evaluations and game
+    results); `aspiration`, `quiesce` and `lmr` concern alpha-beta only.
+    `stop`: the caller's one-element int64 flag; setting `stop[0] = 1` (from any
+    thread) cancels the search: the depth under way is thrown away and the
+    iterator ends (`workspace.ctx[ABORTED]` is then 1). The time limit runs on a
+    flag of the search's own, so a stale timer never touches the caller's flag.
+    `history`: Zobrist keys of the game's positions before `state` (oldest first);
+    a repetition of one of them, or of a position on the search path, is a draw.
+    Depth 1 always completes (it ignores the clock, the node limit and `stop`),
+    so a caller with a legal move to make always gets one. `state` is searched
+    in place and restored after each depth.
     """
+    if len(kernels) == 8:
+        from aviary.search import expectimax  # compiled only for games with chance
+
+        yield from expectimax.iterate(
+            state, kernels, workspace, limit, stop=stop, history=history, bounds=bounds,
+            star2=star2,
+        )
+        return
+    if len(kernels) != 7:
+        raise ValueError(f"expected 7 kernels (or 8 with chance), got {len(kernels)}")
     started = time.monotonic()
     node_limit = limit.nodes if limit.nodes is not None else 2**62
     max_depth = min(limit.depth or alphabeta.MAX_PLY - 1, alphabeta.MAX_PLY - 1)
+    workspace.set_game_history(history)
     workspace.new_search(2**62, quiesce, lmr)
-    # the caller's stop flag (a server cancels a search with it), else one of this search's
-    # own: a timer of an abandoned earlier search cannot stop it
-    if stop is None:
-        stop = np.zeros(1, dtype=np.int64)
-    arrays = workspace.arrays(stop)
+    # a deadline flag of this search's own: a timer of an abandoned earlier search cannot
+    # stop this one; the caller's flag (if any) is only ever read
+    timeout = np.zeros(1, dtype=np.int64)
+    cancel = stop if stop is not None else np.zeros(1, dtype=np.int64)
+    arrays = workspace.arrays(cancel, timeout)
     never = np.zeros(1, dtype=np.int64)
-    with StopTimer(stop, limit.time):
+    with StopTimer(timeout, limit.time):
         score = 0
         for depth in range(1, max_depth + 1):
+            if depth > 1 and (cancel[0] or timeout[0]):  # a small search polls rarely
+                workspace.ctx[alphabeta.ABORTED] = 1
+                return
             if depth == 1:
-                first = workspace.arrays(never)
+                first = workspace.arrays(never, never)
+                workspace.ctx[alphabeta.HORIZON] = 0
                 score = int(alphabeta.negamax(state, 1, 0, -INF, INF, first, *kernels))
                 workspace.ctx[alphabeta.NODE_LIMIT] = node_limit
             else:
                 score = _aspirated(state, depth, score, aspiration, arrays, kernels, workspace)
             if workspace.ctx[alphabeta.ABORTED]:
+                workspace.reset_seen()
                 return
             length = int(workspace.pv_length[0])
             pv = tuple(int(move) for move in workspace.pv[0, :length])
-            if not pv:  # no legal move: nothing to report
+            if not pv:  # no legal move, or the game is over: nothing to report
                 return
             seconds = time.monotonic() - started
             yield RawReport(
                 depth, score, pv, int(workspace.ctx[alphabeta.NODES]), seconds,
                 int(workspace.ctx[alphabeta.SELDEPTH]),
             )
+            if workspace.ctx[alphabeta.HORIZON] == 0:
+                return  # solved: no leaf was cut by depth, deeper searches repeat this one
             if abs(score) > MATE // 2 and depth >= MATE - abs(score) + 2:
                 return  # a proven win or loss does not change with depth
 
@@ -100,6 +117,7 @@ def _aspirated(
     low, high = (guess - window, guess + window) if depth >= 4 else (-INF, INF)
     delta = window
     while True:
+        workspace.ctx[alphabeta.HORIZON] = 0
         score = int(alphabeta.negamax(state, depth, 0, low, high, arrays, *kernels))
         if workspace.ctx[alphabeta.ABORTED]:
             return score

@@ -14,22 +14,16 @@ import hashlib
 import os
 import sys
 import tempfile
+import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
 
+from aviary.cache import cache_dir
 from aviary.sebastian.rules import RULES_VERSION
 from aviary.sebastian.solver import STATES, Solution, solve
 from aviary.sebastian.tables import dice_tables
-
-
-def cache_dir() -> Path:
-    override = os.environ.get("AVIARY_CACHE_DIR")
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("aviary"))
 
 
 def table_key() -> str:
@@ -46,8 +40,8 @@ def _read(path: Path) -> Solution | None:
         with np.load(path) as data:
             values = data["values"]
             figures = data["figures"]
-    except (OSError, KeyError, ValueError):
-        return None
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, zlib.error):
+        return None  # truncated, random bytes, or another file: solved again
     if values.shape != (STATES, 4) or figures.shape != (4,):
         return None
     return Solution(values, *map(float, figures))
@@ -91,6 +85,9 @@ def load_solution(rebuild: bool = False) -> Solution:
         found = _read(path)
         if found is not None:
             return found
+        if path.exists():
+            print(f"aviary sebastian: the cached table {path} is damaged; solving it again",
+                  file=sys.stderr, flush=True)
     solution = solve_with_progress()
     try:
         _write(path, solution)

@@ -61,6 +61,8 @@ def main(argv: list[str]) -> int:
 def _play(games: int, seed: int | None, verbose: bool) -> int:
     if games < 1:
         raise UsageError("aviary sebastian play: --games must be at least 1")
+    if seed is not None and not 0 <= seed < 2**32:
+        raise UsageError(f"aviary sebastian play: --seed must be from 0 to {2**32 - 1}, got {seed}")
     from aviary.sebastian.driver import SlotDice, mean_with_ci, play_game
     from aviary.sebastian.player import SebastianAutoPlayer
 

@@ -10,7 +10,9 @@ of chasing them around forever. Tactics (captures, recaptures, promotions) are
 left to the quiescence search rather than guessed statically.
 
 `make_engine(game)` wraps these kernels in the shared anytime engine
-(`aviary.games.engine`); `think` and `best_move` are its module-level forms.
+(`aviary.games.engine`); `think` and `best_move` are its module-level forms. A
+Pikachu-only ending small enough for the solved tables (`endgame.py`) is answered
+from them instead: one Report with the table's move and its exact result.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from collections.abc import Iterator
 import numpy as np
 from numba import cfunc, njit
 
+from aviary.games.base import TableUse
 from aviary.games.engine import Engine, Report, Searcher
-from aviary.games.pikachu import kernels, quick, rules
+from aviary.games.pikachu import endgame, kernels, quick, rules
 from aviary.games.pikachu.kernels import BOARD, N_SLOT, SIDE_SLOT
 from aviary.search import alphabeta
 from aviary.search.alphabeta import Workspace
@@ -106,7 +109,12 @@ def _order(state, move):
     return kernels.order(state, move)
 
 
-KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order)
+@cfunc(alphabeta.TERMINAL, cache=True, nogil=True)
+def _terminal(state):
+    return kernels.terminal(state)
+
+
+KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order, _terminal)
 
 
 class PikachuSearcher(Searcher[rules.Position, rules.Move]):
@@ -123,13 +131,17 @@ class PikachuSearcher(Searcher[rules.Position, rules.Move]):
     def shape(self, state: rules.Position) -> tuple[int, int]:
         return state.n, kernels.move_buffer_size(min(state.n, kernels.MAX_N))
 
+    def key(self, state: rules.Position) -> int | None:
+        array = self.state_array(state)
+        return None if array is None else int(array[kernels.KEY_SLOT])
+
     def kernel_moves(self, state: rules.Position) -> list[rules.Move] | None:
         return kernels.legal_moves(state) if state.n <= kernels.MAX_N else None
 
 
 def make_engine(game: rules.Pikachu) -> Engine[rules.Position, rules.Move]:
     """The engine for `game`; boards too large for the kernels get the quick player."""
-    return Engine(game, PikachuSearcher(), quick.best_move)
+    return Engine(game, PikachuSearcher(), quick.best_move, tables=endgame.probe)
 
 
 _engines: dict[int, Engine[rules.Position, rules.Move]] = {}
@@ -146,16 +158,22 @@ def workspace(n: int) -> Workspace:
     return _engine(n).workspace(rules.start_position(n))
 
 
-def think(position: rules.Position, limit: Limit) -> Iterator[Report[rules.Move]]:
-    """Yield a `Report` after each completed depth until `limit`; nothing if no legal move."""
-    return _engine(position.n).think(position, limit)
+def think(
+    position: rules.Position, limit: Limit, *, tables: TableUse | None = None
+) -> Iterator[Report[rules.Move]]:
+    """Yield a `Report` after each completed depth until `limit`; nothing if no legal move.
+
+    `tables` as in `Engine.think` (a position in the endgame tables gets one report).
+    """
+    return _engine(position.n).think(position, limit, tables=tables)
 
 
 def best_move(
-    position: rules.Position, *, time: float | None = None, depth: int | None = None
+    position: rules.Position, *, time: float | None = None, depth: int | None = None,
+    tables: TableUse | None = None,
 ) -> rules.Move:
     """The engine's move within `time` seconds and/or to `depth` plies (default: 1 s)."""
-    return _engine(position.n).best_move(position, time=time, depth=depth)
+    return _engine(position.n).best_move(position, time=time, depth=depth, tables=tables)
 
 
 def warmup() -> None:

@@ -1,10 +1,10 @@
 """Pikachu as numba kernels over one int64 array: the speed behind `rules.py`'s truth.
 
-The state array (layout below) holds the board, the side to move and an
-incrementally updated Zobrist key, so the search core copies nothing per node.
-Kernels follow the contract of `aviary.search.alphabeta` (generate, make,
-unmake, evaluate, key, order); `tests/pikachu` checks them move-for-move and
-perft-for-perft against `rules.py`.
+The state array holds n, the side to move, an incrementally updated Zobrist key
+and both sides' piece counts (slots 0-3), then the board, so the search core
+copies nothing per node. Kernels follow the contract of `aviary.search.alphabeta`
+(generate, make, unmake, evaluate, key, order, terminal); `tests/pikachu` checks
+them move-for-move and perft-for-perft against `rules.py`.
 
 Cells: 0 empty, +1/-1 white/black Pichu, +2/-2 white/black Pikachu.
 Side: +1 white (moves toward higher rows), -1 black.
@@ -18,10 +18,12 @@ import numpy as np
 from numba import njit
 
 from aviary.games.pikachu import rules
+from aviary.search.alphabeta import MATE, NOT_OVER
 
 MAX_N = rules.KERNEL_MAX_N  # 10 bits per square in the move encoding
-N_SLOT, SIDE_SLOT, KEY_SLOT = 0, 1, 2
+N_SLOT, SIDE_SLOT, KEY_SLOT, COUNT_SLOT = 0, 1, 2, 3
 BOARD = 4  # board cells start here
+BLACK_COUNT = 1 << 16  # COUNT_SLOT = white pieces + black pieces * BLACK_COUNT
 SQUARE_BITS = 10
 SQUARE_MASK = (1 << SQUARE_BITS) - 1
 
@@ -46,6 +48,7 @@ def state_from_position(position: rules.Position) -> np.ndarray:
     for square, char in enumerate(position.board):
         state[BOARD + square] = _CELL[char]
     state[KEY_SLOT] = full_key(state)
+    state[COUNT_SLOT] = piece_counts(state)
     return state
 
 
@@ -76,6 +79,20 @@ def full_key(state):
     if state[SIDE_SLOT] < 0:
         key ^= ZOBRIST_SIDE
     return key
+
+
+@njit(cache=True, nogil=True)
+def piece_counts(state):
+    """COUNT_SLOT computed from scratch (make/unmake keep it up to date on captures)."""
+    n = state[N_SLOT]
+    counts = 0
+    for square in range(n * n):
+        piece = state[BOARD + square]
+        if piece > 0:
+            counts += 1
+        elif piece < 0:
+            counts += BLACK_COUNT
+    return counts
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -209,6 +226,7 @@ def make(state, move):
         undo = victim + 2
         key ^= ZOBRIST[victim + 2, captured]
         state[BOARD + captured] = 0
+        state[COUNT_SLOT] -= BLACK_COUNT if victim < 0 else 1
     state[BOARD + start] = 0
     row = end // n
     if piece == me and ((me > 0 and row == n - 1) or (me < 0 and row == 0)):
@@ -238,6 +256,7 @@ def unmake(state, move, undo):
         victim = (undo & 7) - 2
         state[BOARD + captured] = victim
         key ^= ZOBRIST[victim + 2, captured]
+        state[COUNT_SLOT] += BLACK_COUNT if victim < 0 else 1
     state[KEY_SLOT] = key
     state[SIDE_SLOT] = me
 
@@ -245,6 +264,22 @@ def unmake(state, move, undo):
 @njit(cache=True, nogil=True)
 def key(state):
     return state[KEY_SLOT]
+
+
+@njit(cache=True, nogil=True)
+def terminal(state):
+    """-MATE when the side to move has no piece left, MATE when the other side has none,
+    else NOT_OVER (`rules.winner` by pieces).
+
+    A side with pieces but no move loses too; the search finds that by generating moves.
+    """
+    counts = state[COUNT_SLOT]
+    white = counts % BLACK_COUNT
+    black = counts // BLACK_COUNT
+    mine, theirs = (white, black) if state[SIDE_SLOT] > 0 else (black, white)
+    if mine == 0:
+        return -MATE
+    return MATE if theirs == 0 else NOT_OVER
 
 
 @njit(cache=True, nogil=True)

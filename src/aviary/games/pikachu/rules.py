@@ -267,7 +267,8 @@ class Pikachu(Game[Position, Move]):
     def parse_course(cls, argv: Sequence[str]) -> tuple[Pikachu, Position, float]:
         """`N PLAYER BOARD SECONDS`, the course's order."""
         if len(argv) != 4:
-            raise ValueError(f"usage: {cls.course_usage} (got {len(argv)} arguments)")
+            raise ValueError(f"usage: aviary {cls.name} {cls.course_usage} "
+                             f"(got {len(argv)} arguments)")
         size, player, board, limit = argv
         try:
             n = int(size)

@@ -1,0 +1,138 @@
+"""Engine vs the textbook baseline, as the foxes and as the geese, in every variant.
+
+For each configuration (classic / elephants, with and without the shrinking board)
+each opening (a few random plies from the start) is played twice: once with the
+engine as the foxes, once as the geese (a colour-swapped pair). Every move is
+checked with rules.py (an illegal move aborts the run) and timed against the
+limit. Reports the engine's score per side and configuration (win 1, draw 0.5).
+
+    python benchmarks/foxgeese_strength.py --pairs 20 --time 1.0
+    python benchmarks/foxgeese_strength.py --pairs 4 --time 0.3 --config elephants-shrink
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+
+from aviary.games.foxgeese import baseline, engine, rules
+
+Player = Callable[[rules.Position, float, list[rules.Position]], rules.Move]
+CONFIGS = {
+    "classic": ("classic", False),
+    "classic-shrink": ("classic", True),
+    "elephants": ("elephants", False),
+    "elephants-shrink": ("elephants", True),
+}
+
+
+def engine_player(position: rules.Position, seconds: float,
+                  history: list[rules.Position]) -> rules.Move:
+    """The engine, told the game so far (so the search can see repetitions)."""
+    return engine.best_move(position, time=seconds, history=history)
+
+
+def baseline_player(position: rules.Position, seconds: float,
+                    history: list[rules.Position]) -> rules.Move:
+    return baseline.best_move(position, time=seconds)
+
+
+def opening(variant: str, shrink: bool, plies: int, seed: int) -> rules.Position:
+    """`plies` random moves from the start (no capture, so both sides keep their material)."""
+    chooser = random.Random(seed)
+    position = rules.start_position(variant, shrink)
+    for _ in range(plies):
+        moves = [m for m in rules.legal_moves(position) if not m.is_capture]
+        if not moves:
+            break
+        after = rules.play(position, chooser.choice(moves))
+        if rules.outcome(after) is not None:
+            break
+        position = after
+    return position
+
+
+def play_game(start: rules.Position, fox: Player, geese: Player,
+              seconds: float) -> tuple[str | None, str, int, dict[str, float]]:
+    """The winner ('f', 'g' or None), why, plies played, each side's slowest move."""
+    position, slowest = start, {"f": 0.0, "g": 0.0}
+    history: list[rules.Position] = []
+    while True:
+        ended = rules.outcome(position)
+        if ended is not None:
+            return ended[0], ended[1], position.ply, slowest
+        mover = fox if position.player == "f" else geese
+        started = time.monotonic()
+        move = mover(position, seconds, history)
+        slowest[position.player] = max(slowest[position.player], time.monotonic() - started)
+        if move not in rules.legal_moves(position):
+            raise SystemExit(f"illegal move {move} in {position}")
+        history.append(position)
+        position = rules.play(position, move)
+
+
+def self_play(games: int, seconds: float, seed: int) -> int:
+    """The engine against itself in the classic game from varied openings: who wins, how."""
+    tally: dict[str, int] = {}
+    for game in range(games):
+        start = opening("classic", False, 2 + 2 * (game % 4), seed + game)
+        winner, why, plies, slowest = play_game(start, engine_player, engine_player, seconds)
+        label = {"f": "foxes", "g": "geese", None: "draw"}[winner]
+        tally[label] = tally.get(label, 0) + 1
+        print(f"self-play game {game + 1}: {label} ({why}, {plies} plies; slowest move "
+              f"{max(slowest.values()):.2f} s)", flush=True)
+    print(f"engine vs itself, classic, {seconds} s/move, {games} games: "
+          + ", ".join(f"{label} {count}" for label, count in sorted(tally.items())))
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=20, help="colour-swapped pairs per config")
+    parser.add_argument("--time", type=float, default=1.0, help="seconds per move, both sides")
+    parser.add_argument("--config", choices=sorted(CONFIGS), action="append",
+                        help="configurations to play (default: all four)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--self-play", type=int, default=0, metavar="GAMES",
+                        help="instead: the engine against itself in the classic game")
+    args = parser.parse_args()
+
+    engine.warmup()
+    baseline.warmup()
+    if args.self_play:
+        return self_play(args.self_play, args.time, args.seed)
+    overruns = 0
+    summary = []
+    for name in args.config or list(CONFIGS):
+        variant, shrink = CONFIGS[name]
+        scores: dict[str, list[float]] = {"f": [], "g": []}
+        for pair in range(args.pairs):
+            start = opening(variant, shrink, 2 + 2 * (pair % 4), args.seed + pair)
+            for side in ("f", "g"):
+                fox, geese = ((engine_player, baseline_player) if side == "f"
+                              else (baseline_player, engine_player))
+                winner, why, plies, slowest = play_game(start, fox, geese, args.time)
+                score = 0.5 if winner is None else float(winner == side)
+                scores[side].append(score)
+                overruns += slowest[side] > args.time
+                print(f"{name} pair {pair + 1:2d} engine as {'foxes' if side == 'f' else 'geese'}:"
+                      f" {score:.1f} ({why}, {plies} plies; slowest move engine "
+                      f"{slowest[side]:.2f} s)", flush=True)
+        for side, label in (("f", "foxes"), ("g", "geese")):
+            results = scores[side]
+            wins, draws = results.count(1.0), results.count(0.5)
+            percent = 100 * sum(results) / len(results)
+            summary.append(f"{name:17s} engine as {label}: {percent:5.1f}%"
+                           f"  W/D/L {wins}/{draws}/{len(results) - wins - draws}")
+    print(f"engine vs textbook baseline, {args.time} s/move, {args.pairs} games per side "
+          f"and configuration:")
+    print("\n".join(summary))
+    print(f"illegal moves: 0 (checked); engine moves over the limit: {overruns}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

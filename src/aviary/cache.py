@@ -1,0 +1,99 @@
+"""Solved tables kept on disk: computed once per machine, reused by every command.
+
+Files live in the user's cache directory (`AVIARY_CACHE_DIR` overrides it, which
+is how tests stay out of the real one). A table is written to a temporary file and
+renamed into place, so a killed build never leaves half a table, and stored with
+the SHA-256 of its contents, so a truncated or damaged file reads as absent (and is
+rebuilt by its owner). Names end in `-KEY.npz`, KEY a digest of whatever the table
+depends on; saving a table deletes the same table under older keys.
+
+Reading needs no numpy (a table comes back as a flat memoryview), so a command line
+can look a position up in a few milliseconds; writing imports it.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import struct
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def cache_dir() -> Path:
+    override = os.environ.get("AVIARY_CACHE_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("aviary"))
+
+
+def _digest(table: np.ndarray) -> str:
+    return hashlib.sha256(table.tobytes()).hexdigest()
+
+
+_NPY_TYPES = {"<i2": "h", "<i4": "i", "<i8": "q", "|u1": "B", "|i1": "b"}
+
+
+def _npy_payload(raw: bytes) -> tuple[str, tuple[int, ...], bytes]:
+    """(dtype descr, shape, data bytes) of a C-order .npy file, read without numpy."""
+    if raw[:6] != b"\x93NUMPY":
+        raise ValueError("not an .npy file")
+    if raw[6] == 1:
+        length, start = int.from_bytes(raw[8:10], "little"), 10
+    else:
+        length, start = int.from_bytes(raw[8:12], "little"), 12
+    header = ast.literal_eval(raw[start : start + length].decode("latin1"))
+    if header["fortran_order"]:
+        raise ValueError("Fortran order")
+    return header["descr"], tuple(header["shape"]), raw[start + length :]
+
+
+def read_table(path: Path, length: int, dtype: str) -> memoryview | None:
+    """The 1-d table saved in `path` as a flat memoryview (`numpy.asarray` views it without
+    a copy), or None if absent, truncated, corrupt or of another length or dtype.
+
+    Reads without numpy, so a command line can look a position up without loading it.
+    """
+    typecode = _NPY_TYPES.get(dtype)
+    if typecode is None or sys.byteorder != "little":
+        raise ValueError(f"unsupported table dtype {dtype} on a {sys.byteorder}-endian machine")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            descr, shape, data = _npy_payload(archive.read("table.npy"))
+            _, _, digest = _npy_payload(archive.read("sha256.npy"))
+    except (OSError, KeyError, ValueError, SyntaxError, EOFError, zipfile.BadZipFile):
+        return None
+    if descr != dtype or shape != (length,) or len(data) != length * struct.calcsize(typecode):
+        return None
+    if digest.decode(errors="replace") != hashlib.sha256(data).hexdigest():
+        return None
+    return memoryview(data).cast(typecode)  # type: ignore[call-overload]
+
+
+def write_table(path: Path, table: np.ndarray) -> None:
+    """Save `table` atomically with its digest; delete this table's files under older keys."""
+    import numpy as np
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    digest = np.frombuffer(_digest(table).encode(), dtype=np.uint8)
+    fd, tmp = tempfile.mkstemp(prefix=path.stem, suffix=".tmp.npz", dir=path.parent)
+    os.close(fd)
+    try:
+        np.savez(tmp, table=table, sha256=digest)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    stem = path.name.rsplit("-", 1)[0]
+    for stale in path.parent.glob(f"{stem}-*.npz"):
+        if stale != path and len(stale.name) == len(path.name):
+            stale.unlink(missing_ok=True)

@@ -1,0 +1,308 @@
+"""Betsy as numba kernels over one int64 array: the speed behind `rules.py`'s truth.
+
+A mailbox board with precomputed target tables (knight and Kingfisher steps, the
+eight rays of every square): on an 8x8 board without check, castling or en passant
+this is short, and measured fast enough (`benchmarks/betsy_speed.py`). The state
+array holds the board, the side to move, the Kingfisher variant, both Kingfishers'
+squares and an incrementally updated Zobrist key, so the search copies nothing per
+node. Kernels follow `aviary.search.alphabeta`'s contract; `tests/betsy` checks
+them move-for-move and perft-for-perft against `rules.py`.
+
+Cells: 0 empty, 1..6 Parakeet, Nighthawk, Blue jay, Robin, Quetzal, Kingfisher
+(white positive, black negative). Side: +1 white (moves toward row 8), -1 black.
+Move: `start | end << 10` (a Parakeet reaching the far row always becomes a Quetzal,
+so nothing else needs saying).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from aviary.games.betsy import rules
+from aviary.search.alphabeta import MATE, NOT_OVER
+
+SIDE_SLOT, KEY_SLOT, DIAGONAL_SLOT, WHITE_KING_SLOT, BLACK_KING_SLOT = 0, 1, 2, 3, 4
+FEATURES_SLOT = 5  # the evaluation's switches (the engine's business; moves ignore it)
+BOARD = 8  # board cells start here
+STATE_SIZE = BOARD + 64
+MAX_MOVES = 256  # more than any Betsy position has (chess's record is 218)
+
+PARAKEET, NIGHTHAWK, BLUE_JAY, ROBIN, QUETZAL, KINGFISHER = 1, 2, 3, 4, 5, 6
+_CELL = {".": 0, "P": 1, "N": 2, "B": 3, "R": 4, "Q": 5, "K": 6}
+_CELL.update({char.lower(): -value for char, value in _CELL.items() if value})
+_CHAR = {value: char for char, value in _CELL.items()}
+
+# Zobrist keys: one per (cell value + 6, square), one for black to move.
+_rng = np.random.default_rng(20261123)
+ZOBRIST = _rng.integers(1, 2**62, size=(13, 64), dtype=np.int64)
+ZOBRIST[6, :] = 0  # empty squares contribute nothing
+ZOBRIST_SIDE = np.int64(_rng.integers(1, 2**62))
+
+
+def _step_table(steps: tuple[tuple[int, int], ...]) -> np.ndarray:
+    """targets[square, 0] = how many; targets[square, 1:] = the squares one step away."""
+    table = np.full((64, len(steps) + 1), -1, dtype=np.int64)
+    for square in range(64):
+        row, col = divmod(square, 8)
+        ends = [8 * (row + dr) + col + dc for dr, dc in steps
+                if 0 <= row + dr < 8 and 0 <= col + dc < 8]
+        table[square, 0] = len(ends)
+        table[square, 1 : 1 + len(ends)] = ends
+    return table
+
+
+def _ray_table() -> np.ndarray:
+    """rays[direction, square, 0] = length; then the squares in order (directions as rules)."""
+    table = np.full((8, 64, 8), -1, dtype=np.int64)
+    for d, (dr, dc) in enumerate(rules.ORTHOGONAL + rules.DIAGONAL):
+        for square in range(64):
+            row, col = divmod(square, 8)
+            ends = []
+            r, c = row + dr, col + dc
+            while 0 <= r < 8 and 0 <= c < 8:
+                ends.append(8 * r + c)
+                r, c = r + dr, c + dc
+            table[d, square, 0] = len(ends)
+            table[d, square, 1 : 1 + len(ends)] = ends
+    return table
+
+
+KNIGHT_STEPS = _step_table(rules.KNIGHT)
+KING_STEPS_ORTHOGONAL = _step_table(rules.ORTHOGONAL)
+KING_STEPS_ALL = _step_table(rules.ORTHOGONAL + rules.DIAGONAL)
+RAYS = _ray_table()
+
+
+def state_from_position(position: rules.Position, features: int = 0) -> np.ndarray:
+    """The kernel state array of `position` (`features`: the evaluation's switches)."""
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    state[FEATURES_SLOT] = features
+    state[SIDE_SLOT] = 1 if position.player == "w" else -1
+    state[DIAGONAL_SLOT] = int(position.diagonal)
+    state[WHITE_KING_SLOT] = position.board.find("K")
+    state[BLACK_KING_SLOT] = position.board.find("k")
+    for square, char in enumerate(position.board):
+        state[BOARD + square] = _CELL[char]
+    state[KEY_SLOT] = full_key(state)
+    return state
+
+
+def board_from_state(state: np.ndarray) -> str:
+    return "".join(_CHAR[int(value)] for value in state[BOARD : BOARD + 64])
+
+
+def position_from_state(state: np.ndarray) -> rules.Position:
+    player: rules.Player = "w" if state[SIDE_SLOT] > 0 else "b"
+    return rules.Position(board_from_state(state), player, bool(state[DIAGONAL_SLOT]))
+
+
+def encode(move: rules.Move) -> int:
+    return move.start | move.end << 10
+
+
+def decode(move: int) -> rules.Move:
+    return rules.Move(move & 1023, (move >> 10) & 1023)
+
+
+@njit(cache=True, nogil=True)
+def full_key(state):
+    """Zobrist key computed from scratch (make/unmake keep it up to date incrementally)."""
+    key = np.int64(0)
+    for square in range(64):
+        key ^= ZOBRIST[state[BOARD + square] + 6, square]
+    if state[SIDE_SLOT] < 0:
+        key ^= ZOBRIST_SIDE
+    return key
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _push(out, count, move):
+    if count < out.shape[0]:
+        out[count] = move
+    return count + 1
+
+
+@njit(cache=True, nogil=True)
+def generate(state, out, captures_only):
+    """Legal moves of the side to move into `out`; returns how many (capped at len(out)).
+
+    None once either Kingfisher is gone (the game is over). `captures_only` gives the
+    moves quiescence tries: captures, and Parakeet steps onto the far row (promotions).
+    """
+    if state[WHITE_KING_SLOT] < 0 or state[BLACK_KING_SLOT] < 0:
+        return 0
+    me = state[SIDE_SLOT]
+    count = 0
+    for square in range(64):
+        piece = state[BOARD + square] * me  # > 0: mine
+        if piece <= 0:
+            continue
+        if piece == PARAKEET:
+            row = square >> 3
+            col = square & 7
+            ahead = row + me
+            if ahead < 0 or ahead > 7:
+                continue
+            promotes = ahead == 0 or ahead == 7
+            one = square + 8 * me
+            if state[BOARD + one] == 0 and (promotes or not captures_only):
+                count = _push(out, count, square | one << 10)
+                two = one + 8 * me
+                from_start = (me > 0 and row == 1) or (me < 0 and row == 6)
+                if not captures_only and from_start and state[BOARD + two] == 0:
+                    count = _push(out, count, square | two << 10)
+            if col > 0 and state[BOARD + one - 1] * me < 0:
+                count = _push(out, count, square | (one - 1) << 10)
+            if col < 7 and state[BOARD + one + 1] * me < 0:
+                count = _push(out, count, square | (one + 1) << 10)
+        elif piece in (NIGHTHAWK, KINGFISHER):
+            if piece == NIGHTHAWK:
+                table = KNIGHT_STEPS
+            elif state[DIAGONAL_SLOT]:
+                table = KING_STEPS_ALL
+            else:
+                table = KING_STEPS_ORTHOGONAL
+            for k in range(1, table[square, 0] + 1):
+                target = table[square, k]
+                there = state[BOARD + target] * me
+                if there < 0 or (there == 0 and not captures_only):
+                    count = _push(out, count, square | target << 10)
+        else:
+            first = 4 if piece == BLUE_JAY else 0
+            last = 4 if piece == ROBIN else 8
+            for d in range(first, last):
+                for k in range(1, RAYS[d, square, 0] + 1):
+                    target = RAYS[d, square, k]
+                    there = state[BOARD + target] * me
+                    if there > 0:
+                        break
+                    if there < 0:
+                        count = _push(out, count, square | target << 10)
+                        break
+                    if not captures_only:
+                        count = _push(out, count, square | target << 10)
+    return min(count, out.shape[0])
+
+
+@njit(cache=True, nogil=True)
+def make(state, move):
+    """Play `move` in place; returns the undo token (captured cell + 6, promotion bit 16)."""
+    me = state[SIDE_SLOT]
+    start = move & 1023
+    end = (move >> 10) & 1023
+    piece = state[BOARD + start]
+    victim = state[BOARD + end]
+    key = state[KEY_SLOT] ^ ZOBRIST[piece + 6, start] ^ ZOBRIST[victim + 6, end] ^ ZOBRIST_SIDE
+    undo = victim + 6
+    if victim == KINGFISHER:
+        state[WHITE_KING_SLOT] = -1
+    elif victim == -KINGFISHER:
+        state[BLACK_KING_SLOT] = -1
+    if piece == me * PARAKEET and (end >> 3 == 7 or end >> 3 == 0):
+        piece = me * QUETZAL
+        undo |= 16
+    elif piece == KINGFISHER:
+        state[WHITE_KING_SLOT] = end
+    elif piece == -KINGFISHER:
+        state[BLACK_KING_SLOT] = end
+    state[BOARD + start] = 0
+    state[BOARD + end] = piece
+    state[KEY_SLOT] = key ^ ZOBRIST[piece + 6, end]
+    state[SIDE_SLOT] = -me
+    return undo
+
+
+@njit(cache=True, nogil=True)
+def unmake(state, move, undo):
+    """Take back `move` given the token `make` returned."""
+    me = -state[SIDE_SLOT]
+    start = move & 1023
+    end = (move >> 10) & 1023
+    piece = state[BOARD + end]
+    victim = (undo & 15) - 6
+    key = state[KEY_SLOT] ^ ZOBRIST[piece + 6, end] ^ ZOBRIST[victim + 6, end] ^ ZOBRIST_SIDE
+    if undo & 16:
+        piece = me * PARAKEET
+    elif piece == KINGFISHER:
+        state[WHITE_KING_SLOT] = start
+    elif piece == -KINGFISHER:
+        state[BLACK_KING_SLOT] = start
+    if victim == KINGFISHER:
+        state[WHITE_KING_SLOT] = end
+    elif victim == -KINGFISHER:
+        state[BLACK_KING_SLOT] = end
+    state[BOARD + end] = victim
+    state[BOARD + start] = piece
+    state[KEY_SLOT] = key ^ ZOBRIST[piece + 6, start]
+    state[SIDE_SLOT] = me
+
+
+@njit(cache=True, nogil=True)
+def key(state):
+    return state[KEY_SLOT]
+
+
+ORDER_VALUE = np.array([0, 1, 3, 3, 5, 9, 100], dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def order(state, move):
+    """Static ordering bonus: captures by victim (the Kingfisher first), then promotions."""
+    start = move & 1023
+    end = (move >> 10) & 1023
+    piece = abs(state[BOARD + start])
+    victim = abs(state[BOARD + end])
+    bonus = 0
+    if victim:
+        bonus = 1_000_000 + 1000 * ORDER_VALUE[victim] - ORDER_VALUE[piece]
+    if piece == PARAKEET and (end >> 3 == 7 or end >> 3 == 0):
+        bonus += 900_000
+    return bonus
+
+
+@njit(cache=True, nogil=True)
+def terminal(state):
+    """NOT_OVER while both Kingfishers live; else -MATE (the mover's was taken) or MATE.
+
+    A mover without a legal move is left to the search, which scores it as lost.
+    """
+    mine = state[WHITE_KING_SLOT] if state[SIDE_SLOT] > 0 else state[BLACK_KING_SLOT]
+    theirs = state[BLACK_KING_SLOT] if state[SIDE_SLOT] > 0 else state[WHITE_KING_SLOT]
+    if mine < 0:
+        return -MATE
+    if theirs < 0:
+        return MATE
+    return NOT_OVER
+
+
+@njit(cache=True, nogil=True)
+def perft(state, depth, buffers):
+    """Leaf count of the move tree to `depth` (same convention as `rules.perft`)."""
+    if depth == 0:
+        return 1
+    moves = buffers[depth]
+    count = generate(state, moves, False)
+    if depth == 1:
+        return count
+    total = 0
+    for i in range(count):
+        move = moves[i]
+        undo = make(state, move)
+        total += perft(state, depth - 1, buffers)
+        unmake(state, move, undo)
+    return total
+
+
+def kernel_perft(position: rules.Position, depth: int) -> int:
+    state = state_from_position(position)
+    buffers = np.zeros((depth + 1, MAX_MOVES), dtype=np.int64)
+    return int(perft(state, depth, buffers))
+
+
+def legal_moves(position: rules.Position, captures_only: bool = False) -> list[rules.Move]:
+    """The kernels' move list for `position`, decoded (for differential tests)."""
+    state = state_from_position(position)
+    out = np.zeros(MAX_MOVES, dtype=np.int64)
+    count = generate(state, out, captures_only)
+    return [decode(int(move)) for move in out[:count]]

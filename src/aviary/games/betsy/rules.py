@@ -1,0 +1,275 @@
+"""Betsy (the course's bird chess) in readable pure Python: the truth the kernels are tested on.
+
+The board is the course's 64-character string, row-major; square `8 * r + c` is
+row `r + 1`, column `c + 1` (`a1` is square 0). White (upper case) starts on rows
+1-2 and moves toward row 8; black (lower case) starts on rows 7-8. Pieces:
+Parakeet, Robin, Nighthawk, Blue jay, Quetzal, Kingfisher (`P R N B Q K`), moving
+as the chess pawn, rook, knight, bishop and queen, and the Kingfisher one square
+orthogonally (the handout's rule) or, in the `diagonal` variant most course
+programs play, one square in any of the eight directions. A Parakeet steps one
+square forward to an empty square, two from its start row through an empty square,
+captures one square diagonally forward and becomes a Quetzal on the far row.
+There is no check, castling or en passant: a player wins by capturing the opposing
+Kingfisher, and a player with no legal move loses.
+
+>>> start = start_position()
+>>> len(legal_moves(start)), perft(start, 2)
+(20, 400)
+>>> format_board(play(start, Move(12, 28)))[:32]
+'RNBQKBNRPPPP.PPP............P...'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+from aviary.games.base import Game, Option, Outcome, square_name
+
+Player = Literal["w", "b"]
+Square = int
+
+SIZE = 8
+EMPTY = "."
+PIECES = "PRNBQKprnbqk"
+START = "RNBQKBNRPPPPPPPP" + "." * 32 + "pppppppprnbqkbnr"
+
+ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+SLIDES = {"R": ORTHOGONAL, "B": DIAGONAL, "Q": ORTHOGONAL + DIAGONAL}
+
+
+class Move(NamedTuple):
+    """A move from one square to another (a Parakeet reaching the far row promotes)."""
+
+    start: Square
+    end: Square
+
+
+@dataclass(frozen=True)
+class Position:
+    """An immutable, hashable position: board string, player to move, Kingfisher variant."""
+
+    board: str
+    player: Player
+    diagonal: bool = False  # True: the Kingfisher also steps diagonally
+
+    def __post_init__(self) -> None:
+        if len(self.board) != SIZE * SIZE:
+            raise ValueError(f"board must have 64 characters, got {len(self.board)}")
+        bad = sorted(set(self.board) - set(PIECES + EMPTY))
+        if bad:
+            raise ValueError(f"board may contain only '.{PIECES}', found {''.join(bad)!r}")
+        for kingfisher in "Kk":
+            if self.board.count(kingfisher) > 1:
+                raise ValueError(f"board has {self.board.count(kingfisher)} "
+                                 f"{'white' if kingfisher == 'K' else 'black'} Kingfishers")
+        if self.player not in ("w", "b"):
+            raise ValueError(f"player must be 'w' or 'b', got {self.player!r}")
+
+
+def opponent(player: Player) -> Player:
+    return "b" if player == "w" else "w"
+
+
+def owner(piece: str) -> Player | None:
+    """The player a square's piece belongs to, or None for an empty square."""
+    return None if piece == EMPTY else ("w" if piece.isupper() else "b")
+
+
+def forward(player: Player) -> int:
+    """Row step of `player`'s forward direction (white starts on row 1 and moves up)."""
+    return 1 if player == "w" else -1
+
+
+def start_row(player: Player) -> int:
+    """The 0-based row a player's Parakeets start on (they may step two from there)."""
+    return 1 if player == "w" else SIZE - 2
+
+
+def far_row(player: Player) -> int:
+    """The 0-based row where `player`'s Parakeets become Quetzals."""
+    return SIZE - 1 if player == "w" else 0
+
+
+def start_position(diagonal: bool = False) -> Position:
+    return Position(START, "w", diagonal)
+
+
+def parse(board: str, player: str, diagonal: bool = False) -> Position:
+    """A Position from the course's command-line pieces; ValueError names what is wrong."""
+    if player not in ("w", "b"):
+        raise ValueError(f"player must be 'w' or 'b', got {player!r}")
+    return Position(board, player, diagonal)  # type: ignore[arg-type]
+
+
+def format_board(position: Position) -> str:
+    """The course board string (the only form a user or grader ever sees)."""
+    return position.board
+
+
+def _on_board(row: int, col: int) -> bool:
+    return 0 <= row < SIZE and 0 <= col < SIZE
+
+
+def _parakeet_moves(position: Position, square: Square) -> list[Move]:
+    board, me = position.board, position.player
+    row, col = divmod(square, SIZE)
+    step = forward(me)
+    moves = []
+    if _on_board(row + step, col) and board[(row + step) * SIZE + col] == EMPTY:
+        moves.append(Move(square, (row + step) * SIZE + col))
+        two = (row + 2 * step) * SIZE + col
+        if row == start_row(me) and board[two] == EMPTY:
+            moves.append(Move(square, two))
+    for dcol in (-1, 1):
+        if _on_board(row + step, col + dcol):
+            target = (row + step) * SIZE + col + dcol
+            if owner(board[target]) == opponent(me):
+                moves.append(Move(square, target))
+    return moves
+
+
+def _piece_moves(position: Position, square: Square) -> list[Move]:
+    """Moves of a Robin, Nighthawk, Blue jay, Quetzal or Kingfisher on `square`."""
+    board, me = position.board, position.player
+    kind = board[square].upper()
+    row, col = divmod(square, SIZE)
+    if kind in SLIDES:
+        directions, reach = SLIDES[kind], SIZE
+    elif kind == "N":
+        directions, reach = KNIGHT, 1
+    else:  # the Kingfisher
+        directions, reach = (ORTHOGONAL + DIAGONAL if position.diagonal else ORTHOGONAL), 1
+    moves = []
+    for drow, dcol in directions:
+        r, c = row + drow, col + dcol
+        for _ in range(reach):
+            if not _on_board(r, c):
+                break
+            there = owner(board[r * SIZE + c])
+            if there == me:
+                break
+            moves.append(Move(square, r * SIZE + c))
+            if there is not None:  # a capture ends the slide
+                break
+            r, c = r + drow, c + dcol
+    return moves
+
+
+def kingfishers(position: Position) -> tuple[bool, bool]:
+    """Whether white's and black's Kingfishers are on the board."""
+    return "K" in position.board, "k" in position.board
+
+
+def _moves_from(position: Position, square: Square) -> list[Move]:
+    if position.board[square].upper() == "P":
+        return _parakeet_moves(position, square)
+    return _piece_moves(position, square)
+
+
+def _own_squares(position: Position) -> list[Square]:
+    return [sq for sq, piece in enumerate(position.board) if owner(piece) == position.player]
+
+
+def legal_moves(position: Position) -> list[Move]:
+    """Every legal move of the player to move, in board order; none once a Kingfisher is gone."""
+    if not all(kingfishers(position)):
+        return []
+    return [move for square in _own_squares(position) for move in _moves_from(position, square)]
+
+
+def play(position: Position, move: Move) -> Position:
+    """The position after `move` (assumed legal), with the other player to move."""
+    cells = list(position.board)
+    piece = cells[move.start]
+    cells[move.start] = EMPTY
+    if piece.upper() == "P" and move.end // SIZE == far_row(position.player):
+        piece = "Q" if piece.isupper() else "q"
+    cells[move.end] = piece
+    return Position("".join(cells), opponent(position.player), position.diagonal)
+
+
+def successors(position: Position) -> dict[str, Move]:
+    """Board string after each legal move -> that move (distinct moves give distinct boards)."""
+    return {format_board(play(position, move)): move for move in legal_moves(position)}
+
+
+def is_legal_successor(position: Position, board: str) -> bool:
+    """True when `board` is what one legal move of the player to move produces."""
+    return board in successors(position)
+
+
+def winner(position: Position) -> Player | None:
+    """The winner if the game is over: a captured Kingfisher, else a mover with no move loses."""
+    white, black = kingfishers(position)
+    if not white or not black:
+        mine = white if position.player == "w" else black
+        return opponent(position.player) if not mine else position.player
+    if not any(_moves_from(position, square) for square in _own_squares(position)):
+        return opponent(position.player)  # no legal move (checked piece by piece: cheap)
+    return None
+
+
+def perft(position: Position, depth: int) -> int:
+    """Number of move sequences of length `depth` (games that end early stop counting)."""
+    if depth == 0:
+        return 1
+    moves = legal_moves(position)
+    if depth == 1:
+        return len(moves)
+    return sum(perft(play(position, move), depth - 1) for move in moves)
+
+
+class Betsy(Game[Position, Move]):
+    """Betsy under the game protocol (option `kingfisher`: orthogonal, or diagonal too)."""
+
+    name = "betsy"
+    title = "Betsy"
+    labels = ("w", "b")
+    course_usage = "PLAYER BOARD SECONDS [--kingfisher diagonal]"
+    options = (
+        Option(
+            "kingfisher", "orthogonal",
+            "how the Kingfisher steps: orthogonal (the handout) or diagonal (also diagonally)",
+            choices=("orthogonal", "diagonal"),
+        ),
+    )
+
+    @property
+    def diagonal(self) -> bool:
+        return self.settings["kingfisher"] == "diagonal"
+
+    def start(self) -> Position:
+        return start_position(self.diagonal)
+
+    def parse(self, board: str, player: str) -> Position:
+        return parse(board, player, self.diagonal)
+
+    def format(self, state: Position) -> str:
+        return format_board(state)
+
+    def to_move(self, state: Position) -> int:
+        return 0 if state.player == "w" else 1
+
+    def legal_moves(self, state: Position) -> list[Move]:
+        return legal_moves(state)
+
+    def play(self, state: Position, move: Move) -> Position:
+        return play(state, move)
+
+    def outcome(self, state: Position) -> Outcome | None:
+        won = winner(state)
+        if won is None:
+            return None
+        reason = "kingfisher-captured" if not all(kingfishers(state)) else "no-move"
+        return Outcome(0 if won == "w" else 1, reason)
+
+    def move_text(self, state: Position, move: Move) -> str:
+        """`e2e4`: from-square and to-square, columns a-h, row 1 = white's back row."""
+        return square_name(*divmod(move.start, SIZE)) + square_name(*divmod(move.end, SIZE))
+
+    def answers(self, state: Position) -> dict[str, Move]:
+        return successors(state)
+

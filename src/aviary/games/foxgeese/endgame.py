@@ -1,0 +1,202 @@
+"""Solved classic endings: one fox against four or five geese, exact, built once, cached.
+
+With one fox, `count` geese (4 or 5), no elephant and no closed arm, every
+position is solved by retrograde analysis (`aviary.search.retrograde` over the
+kernels in `endgame_kernels.py`): win, draw or loss for the side to move and the
+plies to the end with best play. A jump leaves the table (into the smaller one,
+or, from four geese, to the foxes' win); a geese move that traps the fox ends it.
+These are the endings where the foxes' search stalls: the geese huddle, and only
+exact play (waiting moves, zugzwang) takes the last geese.
+
+The tables ignore the move limit; `probe` applies it: a win or loss farther away
+than the plies left is a draw. They are cached with `aviary.cache` (one file per
+table, named by a digest of the code that builds them) and built on first use or
+by `aviary warmup`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from aviary.cache import cache_dir, read_table, write_table
+from aviary.games.foxgeese import rules
+
+if TYPE_CHECKING:
+    import numpy as np
+
+COUNTS = (4, 5)  # geese against the one fox
+WIN, DRAW, LOSS = 1, 0, -1  # as in aviary.search.retrograde
+Use = Literal["build", "cached", "off"]
+_WORDS = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+_SOURCES = ("aviary.games.foxgeese.rules", "aviary.games.foxgeese.endgame_kernels",
+            "aviary.search.retrograde")  # a table's key digests the code that builds it
+_POINT_INDEX = {point: i for i, point in enumerate(rules.POINTS)}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The table's value of a position for the side to move, and its best move."""
+
+    result: int  # WIN, DRAW or LOSS
+    distance: int  # plies to the end with best play (0 for a draw)
+    move: rules.Move | None
+
+    def describe(self) -> str:
+        """`win in 7`, `loss in 4`, `draw` (plies)."""
+        word = _WORDS[self.result]
+        return word if self.result == DRAW else f"{word} in {self.distance}"
+
+
+def geese_count(position: rules.Position) -> int | None:
+    """How many geese face the fox if the tables cover `position`, else None."""
+    board = position.board
+    if board.count(rules.HOLE) != len(rules.CORNERS) or board.count(rules.ELEPHANT):
+        return None
+    count = board.count(rules.GOOSE)
+    return count if board.count(rules.FOX) == 1 and count in COUNTS else None
+
+
+def covers(position: rules.Position) -> bool:
+    return geese_count(position) is not None
+
+
+def _rank(position: rules.Position, count: int) -> int:
+    """The position's index in its table (the plain-Python twin of `endgame_kernels.index_of`)."""
+    from math import comb
+
+    fox = _POINT_INDEX[position.board.index(rules.FOX)]
+    geese = sorted(_POINT_INDEX[p] for p, piece in enumerate(position.board)
+                   if piece == rules.GOOSE)
+    rank = sum(comb(g - (g > fox), k + 1) for k, g in enumerate(geese))
+    side = 0 if position.player == "f" else 1
+    return (side * len(rules.POINTS) + fox) * comb(len(rules.POINTS) - 1, count) + rank
+
+
+def table_key() -> str:
+    digest = hashlib.sha256()
+    for module in _SOURCES:
+        spec = importlib.util.find_spec(module)
+        assert spec is not None and spec.origin is not None, module
+        digest.update(Path(spec.origin).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def table_path(count: int) -> Path:
+    return cache_dir() / f"foxgeese-endgame-fox-v{count}-geese-{table_key()}.npz"
+
+
+_loaded: dict[int, memoryview] = {}
+
+
+def build(count: int) -> np.ndarray:
+    """Solve the `count`-geese table (the smaller one loaded or built first), packed."""
+    import numpy as np
+
+    from aviary.games.foxgeese import endgame_kernels as kernels
+    from aviary.search import retrograde
+
+    if count - 1 >= kernels.MIN_GEESE:
+        smaller = load(count - 1)
+        assert smaller is not None
+        exits = np.asarray(smaller)
+    else:
+        exits = np.zeros(0, dtype=np.int16)
+    result, distance = retrograde.solve(kernels.table_size(count), kernels.children,
+                                        kernels.predecessors, (count, exits), kernels.MAX_MOVES)
+    return retrograde.pack(result, distance)
+
+
+def load(count: int, *, build_missing: bool = True) -> memoryview | None:
+    """A packed table: from memory, from the cache, or built (and saved) now."""
+    if count in _loaded:
+        return _loaded[count]
+    from aviary.games.foxgeese.endgame_kernels import table_size
+
+    path = table_path(count)
+    table = read_table(path, table_size(count), "<i2")
+    if table is None:
+        if not build_missing:
+            return None
+        started = time.monotonic()
+        built = build(count)
+        table = built.data
+        try:
+            write_table(path, built)
+        except OSError as error:  # a read-only cache costs time, never the answer
+            print(f"aviary: could not save the fox endgame table to {path}: {error}",
+                  file=sys.stderr)
+        print(f"aviary: solved fox against {count} geese ({len(table):,} positions) in "
+              f"{time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
+    _loaded[count] = table
+    return table
+
+
+def value(position: rules.Position, *, use: Use = "build") -> tuple[int, int] | None:
+    """(WIN/DRAW/LOSS, plies) for the side to move by the tables alone (no move limit)."""
+    count = geese_count(position)
+    if use == "off" or count is None:
+        return None
+    table = load(count, build_missing=use == "build")
+    if table is None:
+        return None
+    code = int(table[_rank(position, count)])
+    return (code & 3) - 1, code >> 2
+
+
+def _after(position: rules.Position, move: rules.Move, use: Use) -> tuple[int, int] | None:
+    """The value of the position after `move` for the side to move there."""
+    after = rules.play(position, move)
+    ended = rules.outcome(after)
+    if ended is not None:
+        winner = ended[0]
+        return (DRAW, 0) if winner is None else ((WIN if winner == after.player else LOSS), 0)
+    return value(after, use=use)
+
+
+def probe(position: rules.Position, *, use: Use = "build") -> Verdict | None:
+    """The tables' verdict (move limit applied) and move, or None if not covered.
+
+    The move: the shortest win, else the drawing move that leaves the opponent the
+    largest share of losing replies (against a fallible opponent a draw is a chance),
+    else the longest resistance.
+    """
+    found = value(position, use=use)
+    if found is None:
+        return None
+    result, distance = found
+    if result != DRAW and distance > rules.MOVE_LIMIT - position.ply:
+        result, distance = DRAW, 0  # the move limit comes first
+    best: tuple[float, rules.Move] | None = None
+    for move in rules.legal_moves(position):
+        child = _after(position, move, use)
+        if child is None:
+            return None
+        there, plies = child
+        preference: float = {LOSS: 10**6 - plies, DRAW: 0, WIN: -(10**6) + plies}[there]
+        if there == DRAW:
+            preference = _losing_share(rules.play(position, move), use)
+        if best is None or preference > best[0]:
+            best = (preference, move)
+    return Verdict(result, distance, None if best is None else best[1])
+
+
+def _losing_share(position: rules.Position, use: Use) -> float:
+    """The share of the side to move's moves that lose by the tables."""
+    moves = rules.legal_moves(position)
+    losing = 0
+    for move in moves:
+        child = _after(position, move, use)
+        losing += child is not None and child[0] == WIN
+    return losing / max(len(moves), 1)
+
+
+def warmup() -> None:
+    """Build (or check) both tables, so that no game waits for a solve."""
+    for count in COUNTS:
+        load(count)

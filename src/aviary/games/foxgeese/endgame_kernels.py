@@ -1,0 +1,195 @@
+"""The solved classic endings as numba kernels: numbering, moves and unmoves for retrograde.
+
+A table holds every position of one fox against `count` geese on the open cross
+(no elephants, no closed arm), either side to move. Points are numbered 0..32 in
+board order (`rules.POINTS`). A position's index is
+
+    (side * 33 + fox) * C(32, count) + colex rank of the geese among the other 32 points
+
+(side 0 the foxes, 1 the geese; a goose point above the fox's is lowered by one).
+`children` and `predecessors` follow the contract of `aviary.search.retrograde`:
+a jump leaves the table (for the table with one goose fewer, or for the foxes'
+win when three geese are left), and so does a geese move that traps the fox (the
+geese's win). The geese move in any direction, so every unmove is a move.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from aviary.games.foxgeese import rules
+from aviary.search import retrograde
+
+POINT_COUNT = len(rules.POINTS)  # 33
+_INDEX = {point: i for i, point in enumerate(rules.POINTS)}
+# STEP[i, d] / OVER[i, d]: the point index next to / two away from point i in direction d
+STEP = np.full((POINT_COUNT, 4), -1, dtype=np.int64)
+OVER = np.full((POINT_COUNT, 4), -1, dtype=np.int64)
+for _i, _point in enumerate(rules.POINTS):
+    _r, _c = divmod(_point, rules.SIZE)
+    for _d, (_dr, _dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+        for _k, _table in ((1, STEP), (2, OVER)):
+            _rr, _cc = _r + _k * _dr, _c + _k * _dc
+            if 0 <= _rr < rules.SIZE and 0 <= _cc < rules.SIZE:
+                _q = _rr * rules.SIZE + _cc
+                if _q in _INDEX:
+                    _table[_i, _d] = _INDEX[_q]
+        if STEP[_i, _d] < 0:
+            OVER[_i, _d] = -1
+COMB = np.zeros((POINT_COUNT + 1, 8), dtype=np.int64)
+for _n in range(POINT_COUNT + 1):
+    COMB[_n, 0] = 1
+    for _k in range(1, 8):
+        COMB[_n, _k] = 0 if _n == 0 else COMB[_n - 1, _k - 1] + COMB[_n - 1, _k]
+
+MAX_MOVES = 64
+MIN_GEESE = 4  # with three geese left the foxes have won
+
+
+def table_size(count: int) -> int:
+    return int(2 * POINT_COUNT * COMB[POINT_COUNT - 1, count])
+
+
+@njit(cache=True, nogil=True)
+def index_of(side, fox, geese, count):
+    """The index of (side, fox point, sorted goose points) in the `count`-geese table."""
+    rank = 0
+    for k in range(count):
+        g = geese[k]
+        if g > fox:
+            g -= 1
+        rank += COMB[g, k + 1]
+    return (side * POINT_COUNT + fox) * COMB[POINT_COUNT - 1, count] + rank
+
+
+@njit(cache=True, nogil=True)
+def decode(index, count, geese):
+    """(side, fox) of position `index`, its sorted goose points written into `geese`."""
+    per = COMB[POINT_COUNT - 1, count]
+    head, rank = index // per, index % per
+    side, fox = head // POINT_COUNT, head % POINT_COUNT
+    top = POINT_COUNT - 2
+    for k in range(count, 0, -1):
+        while COMB[top, k] > rank:
+            top -= 1
+        geese[k - 1] = top
+        rank -= COMB[top, k]
+        top -= 1
+    for k in range(count):
+        if geese[k] >= fox:
+            geese[k] += 1
+    return side, fox
+
+
+@njit(cache=True, nogil=True)
+def _occupied(geese, count, point):
+    for k in range(count):  # noqa: SIM110 (numba compiles no generator)
+        if geese[k] == point:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def fox_is_trapped(fox, geese, count):
+    """No step and no jump for the (only) fox."""
+    for d in range(4):
+        q = STEP[fox, d]
+        if q < 0:
+            continue
+        if not _occupied(geese, count, q):
+            return False
+        r = OVER[fox, d]
+        if r >= 0 and not _occupied(geese, count, r):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _sorted_with(geese, count, out, skip, add):
+    """`geese` without entry `skip` (-1: none) and with point `add` (-1: none), sorted."""
+    n = 0
+    for k in range(count):
+        if k != skip:
+            out[n] = geese[k]
+            n += 1
+    if add >= 0:
+        j = n
+        while j > 0 and out[j - 1] > add:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = add
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def children(index, out, data):
+    """The moves of position `index` (retrograde contract); `data` = (count, smaller table)."""
+    count, smaller = data
+    geese = np.empty(8, dtype=np.int64)
+    moved = np.empty(8, dtype=np.int64)
+    side, fox = decode(index, count, geese)
+    n = 0
+    if side == 0:
+        for d in range(4):
+            q = STEP[fox, d]
+            if q < 0:
+                continue
+            if not _occupied(geese, count, q):
+                out[n] = index_of(1, q, geese, count)
+                n += 1
+                continue
+            r = OVER[fox, d]
+            if r < 0 or _occupied(geese, count, r):
+                continue
+            skip = 0
+            while geese[skip] != q:
+                skip += 1
+            _sorted_with(geese, count, moved, skip, -1)
+            if count - 1 < MIN_GEESE:
+                out[n] = retrograde.exit_code(retrograde.LOSS, 0)  # the geese have lost
+            else:
+                out[n] = retrograde.packed_exit(smaller[index_of(1, r, moved, count - 1)])
+            n += 1
+        return n
+    for k in range(count):
+        for d in range(4):
+            q = STEP[geese[k], d]
+            if q < 0 or q == fox or _occupied(geese, count, q):
+                continue
+            _sorted_with(geese, count, moved, k, q)
+            if fox_is_trapped(fox, moved, count):
+                out[n] = retrograde.exit_code(retrograde.LOSS, 0)  # the fox is removed
+            else:
+                out[n] = index_of(0, fox, moved, count)
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def predecessors(index, out, data):
+    """Every position of the table with a move into `index`, once per such move."""
+    count = data[0]
+    geese = np.empty(8, dtype=np.int64)
+    moved = np.empty(8, dtype=np.int64)
+    side, fox = decode(index, count, geese)
+    n = 0
+    if side == 1:  # the fox stepped here from an empty neighbour
+        for d in range(4):
+            q = STEP[fox, d]
+            if q >= 0 and not _occupied(geese, count, q):
+                out[n] = index_of(0, q, geese, count)
+                n += 1
+        return n
+    if fox_is_trapped(fox, geese, count):
+        return 0  # it would have been removed: no geese move leads here
+    for k in range(count):
+        for d in range(4):
+            q = STEP[geese[k], d]
+            if q < 0 or q == fox or _occupied(geese, count, q):
+                continue
+            _sorted_with(geese, count, moved, k, q)
+            out[n] = index_of(1, fox, moved, count)
+            n += 1
+    return n

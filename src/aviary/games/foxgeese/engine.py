@@ -1,0 +1,315 @@
+"""The Fox, Geese and Elephants player: one evaluation for both sides, the shared search core.
+
+The sides are unequal, so the evaluation is written from the foxes' point of view
+(positive: good for the foxes) and negated for the geese:
+
+- material: a goose 100 and an elephant 260 for the geese, a fox 450 for the foxes
+  (losing one of two foxes usually loses the elephant game outright);
+- the fox's freedom: its legal moves (a fox with none is one move from removal,
+  with one it is nearly trapped) and the points it can reach by stepping through
+  empty points (the room the geese have not yet closed off);
+- threats: geese the foxes can jump now; with the geese to move one threat can
+  usually be parried, two at once (a fork) cost a goose;
+- the geese's formation: a goose is exposed along a line when both points beside
+  it on that line are empty (a fox may come to one and jump to the other), a stray
+  goose has no goose or elephant beside it (fork fodder); geese gain a little for
+  each row they have climbed (the wall pushes the fox upward,
+  where the arms are narrow);
+- the elephants' pincer: an elephant with one fox beside it is half-caught.
+
+The game's end (piece counts, move limit) is the terminal kernel's business, and
+captures are settled by quiescence rather than guessed here.
+
+Two settings keep the engine from walking in circles, which the rules do not
+forbid (there is no draw by repetition; only the move limit, far away): the
+searching side counts itself `CONTEMPT` better than the evaluation says, so a
+repetition the search sees (scored a draw) looks worse than going on; and a
+small tie-break (`jitter`) that changes from one move of the game to the next
+varies the choice between moves the evaluation cannot tell apart. Scores carry
+the searching side's contempt, so each side searches with its own tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+from numba import cfunc, njit
+
+from aviary.games.base import Game
+from aviary.games.engine import Engine, Report, Searcher
+from aviary.games.foxgeese import endgame, kernels, quick, rules
+from aviary.games.foxgeese.kernels import (
+    ELEPHANTS,
+    FOXES,
+    GEESE,
+    KEY_SLOT,
+    NEXT,
+    OPEN,
+    POINTS,
+    ROOT_PLY,
+    ROOT_SIDE,
+    SIDE_SLOT,
+    bit,
+    fox_jumps,
+    fox_moves,
+    popcount,
+)
+from aviary.search import alphabeta
+from aviary.search.alphabeta import Workspace
+from aviary.search.clock import Limit
+
+GOOSE = 100
+ELEPHANT = 260
+FOX = 450
+MATERIAL_OFFSET = 13 * GOOSE - FOX  # the classic start's material is even
+FOX_MOVE = 6  # per legal fox move
+FOX_STUCK = 160  # a fox without a move (removed after the next move if alone)
+FOX_CORNERED = 45  # a fox with one move
+ROOM = 2  # per point a fox can reach
+THREAT = 30  # per goose the foxes can jump (geese to move: they may parry one)
+FORK = 80  # two or more jumps with the geese to move: one goose is lost
+EXPOSED = 6  # per goose open to a jump along a line
+STRAY = 15  # per goose with no goose or elephant beside it
+CLIMB = 3  # per row a goose has climbed from the bottom
+HALF_PINCER = 35  # an elephant with one fox beside it
+PRESSURE = 25  # per jump a fox would have after one step
+FORK_NEXT = 120  # a step that would attack two geese at once
+JITTER = 64  # a power of two: the tie-break's range (see `jitter`)
+CONTEMPT = 60  # the searching side's bonus: it shuns draws (repetitions, the move limit)
+
+COL_0 = np.int64(sum(1 << (r * 7) for r in range(7)))
+COL_6 = np.int64(sum(1 << (r * 7 + 6) for r in range(7)))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def dilate(mask, open_):
+    """`mask` grown by one step in every direction, within the open points."""
+    grown = mask | (mask >> 7) | (mask << 7) | ((mask >> 1) & ~COL_6) | ((mask << 1) & ~COL_0)
+    return grown & open_
+
+
+@njit(cache=True, nogil=True)
+def room(foxes, empty, open_):
+    """How many empty points the foxes can reach by steps alone."""
+    reach = foxes
+    while True:
+        grown = (dilate(reach, open_) & empty) | foxes
+        if grown == reach:
+            break
+        reach = grown
+    return popcount(reach & empty)
+
+
+@njit(cache=True, nogil=True)
+def jitter(key, root_ply):
+    """A small score in [-JITTER, JITTER) fixed by the position and the ply the search began.
+
+    The rules have no draw by repetition and the move limit is far, so in a position
+    where no move makes visible progress a deterministic engine walks in circles;
+    this tie-break differs from one move of the game to the next, so it does not.
+    """
+    mixed = (key ^ (root_ply * np.int64(-7046029254386353131))) * np.int64(-4658895280553007687)
+    return ((mixed >> 40) & (2 * JITTER - 1)) - JITTER
+
+
+@njit(cache=True, nogil=True)
+def evaluate(state):
+    """The position's worth for the side to move (foxes-positive inside, then signed)."""
+    foxes, geese, elephants, open_ = state[FOXES], state[GEESE], state[ELEPHANTS], state[OPEN]
+    empty = open_ & ~(foxes | geese | elephants)
+    fox_count = popcount(foxes)
+    score = (FOX * fox_count - GOOSE * popcount(geese) - ELEPHANT * popcount(elephants)
+             + MATERIAL_OFFSET)
+    threats = 0
+    for i in range(POINTS.shape[0]):
+        p = POINTS[i]
+        b = bit(p)
+        if foxes & b:
+            moves = fox_moves(p, foxes, geese, empty)
+            score += FOX_MOVE * moves
+            if moves == 0:
+                score -= FOX_STUCK
+            elif moves == 1:
+                score -= FOX_CORNERED
+            threats += fox_jumps(p, geese, empty)
+            # pressure: the jumps the fox would have after one step
+            for d in range(4):
+                q = NEXT[p, d]
+                if q >= 0 and empty & bit(q):
+                    later = fox_jumps(q, geese, (empty | b) & ~bit(q))
+                    score += PRESSURE * later
+                    if later >= 2:
+                        score += FORK_NEXT
+        elif geese & b:
+            score -= CLIMB * (6 - p // 7)
+            # exposed along a line: both neighbours on it empty
+            up, down, left, right = NEXT[p, 0], NEXT[p, 1], NEXT[p, 2], NEXT[p, 3]
+            if up >= 0 and down >= 0 and empty & bit(up) and empty & bit(down):
+                score += EXPOSED
+            if left >= 0 and right >= 0 and empty & bit(left) and empty & bit(right):
+                score += EXPOSED
+            if not dilate(b, open_) & ~b & (geese | elephants):
+                score += STRAY  # no goose or elephant beside it
+        elif elephants & b and fox_count > 1:
+            near = 0
+            for d in range(4):
+                q = NEXT[p, d]
+                if q >= 0 and foxes & bit(q):
+                    near += 1
+            if near == 1:
+                score += HALF_PINCER
+    score += ROOM * room(foxes, empty, open_)
+    score += CONTEMPT * state[ROOT_SIDE] + jitter(state[KEY_SLOT], state[ROOT_PLY])
+    side = state[SIDE_SLOT]
+    if side > 0:
+        score += THREAT * threats
+    elif threats >= 2:
+        score += FORK + THREAT * threats
+    else:
+        score += THREAT * threats // 2
+    return score * side
+
+
+@njit(cache=True, nogil=True)
+def order(state, move):
+    """Jumps first (the search core's capture bonus), then moves toward the centre."""
+    start = move & 1023
+    end = (move >> 10) & 1023
+    if end - start == 2 or start - end == 2 or end - start == 14 or start - end == 14:
+        return alphabeta.CAPTURE_BONUS
+    row, col = end // 7, end % 7
+    return 6 - abs(row - 3) - abs(col - 3)
+
+
+# The search core takes kernels as first-class functions with fixed signatures, so that
+# numba can cache the compiled search on disk (see aviary.search.alphabeta).
+@cfunc(alphabeta.GENERATE, cache=True, nogil=True)
+def _generate(state, out, captures_only):
+    return kernels.generate(state, out, captures_only)
+
+
+@cfunc(alphabeta.MAKE, cache=True, nogil=True)
+def _make(state, move):
+    return kernels.make(state, move)
+
+
+@cfunc(alphabeta.UNMAKE, cache=True, nogil=True)
+def _unmake(state, move, undo):
+    kernels.unmake(state, move, undo)
+
+
+@cfunc(alphabeta.EVALUATE, cache=True, nogil=True)
+def _evaluate(state):
+    return evaluate(state)
+
+
+@cfunc(alphabeta.KEY, cache=True, nogil=True)
+def _key(state):
+    return kernels.key(state)
+
+
+@cfunc(alphabeta.ORDER, cache=True, nogil=True)
+def _order(state, move):
+    return order(state, move)
+
+
+@cfunc(alphabeta.TERMINAL, cache=True, nogil=True)
+def _terminal(state):
+    return kernels.terminal(state)
+
+
+KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order, _terminal)
+
+
+class FoxGeeseSearcher(Searcher[rules.Position, rules.Move]):
+    """Positions as kernel arrays; one workspace serves every variant."""
+
+    kernels = KERNELS
+
+    def state_array(self, state: rules.Position) -> np.ndarray | None:
+        return kernels.search_state(state)
+
+    def move(self, state: rules.Position, code: int) -> rules.Move:
+        return kernels.decode(code)
+
+    def shape(self, state: rules.Position) -> tuple[str, int]:
+        # scores carry the searching side's contempt: one transposition table per side
+        return state.player, kernels.MAX_MOVES
+
+    def key(self, state: rules.Position) -> int | None:
+        array = self.state_array(state)
+        return None if array is None else int(array[kernels.KEY_SLOT])
+
+    def kernel_moves(self, state: rules.Position) -> list[rules.Move] | None:
+        return kernels.legal_moves(state)
+
+
+class FoxGeeseEngine(Engine[rules.Position, rules.Move]):
+    """The shared engine, answering from the solved endings where they reach."""
+
+    def think(self, state: rules.Position, limit: Limit, *, stop: np.ndarray | None = None,
+              history: Sequence[rules.Position] = ()) -> Iterator[Report[rules.Move]]:
+        """As `Engine.think`; a position in the endgame tables gets one report, the table's.
+
+        Under a time limit only tables already built are read (a build would overrun
+        it; `aviary warmup` builds them); without one a missing table is built first.
+        """
+        if self.game.outcome(state) is None and endgame.covers(state):
+            verdict = endgame.probe(state, use="cached" if limit.time is not None else "build")
+            if verdict is not None and verdict.move is not None:
+                yield _table_report(self.game, state, verdict)
+                return
+        yield from super().think(state, limit, stop=stop, history=history)
+
+
+def _table_report(game: Game[rules.Position, rules.Move], state: rules.Position,
+                  verdict: endgame.Verdict) -> Report[rules.Move]:
+    """The tables' answer as a Report: a win or loss in d plies is a mate score."""
+    assert verdict.move is not None
+    sign = {endgame.WIN: 1, endgame.DRAW: 0, endgame.LOSS: -1}[verdict.result]
+    score = sign * (alphabeta.MATE - verdict.distance)
+    return Report(verdict.distance, score, verdict.move, game.answer(state, verdict.move),
+                  (verdict.move,), 0, 0.0, 0.0)
+
+
+def make_engine(game: rules.FoxGeese) -> Engine[rules.Position, rules.Move]:
+    """The engine for `game` (any variant, with or without the shrinking board)."""
+    return FoxGeeseEngine(game, FoxGeeseSearcher(), quick.best_move)
+
+
+_engine = make_engine(rules.FoxGeese())  # the rules come with the position: one engine
+
+
+def workspace(player: str = "f") -> Workspace:
+    """This thread's reusable search arrays for `player`'s searches (the TT survives moves)."""
+    start = rules.start_position()
+    return _engine.workspace(start if player == "f" else rules.Position(start.board, "g", 1))
+
+
+def think(position: rules.Position, limit: Limit,
+          history: Sequence[rules.Position] = ()) -> Iterator[Report[rules.Move]]:
+    """Yield a `Report` after each completed depth until `limit`; nothing if no legal move.
+
+    `history`: the game's positions before `position` (repetitions of them are seen).
+    """
+    return _engine.think(position, limit, history=history)
+
+
+def best_move(
+    position: rules.Position, *, time: float | None = None, depth: int | None = None,
+    history: Sequence[rules.Position] = (),
+) -> rules.Move:
+    """The engine's move within `time` seconds and/or to `depth` plies (default: 1 s)."""
+    return _engine.best_move(position, time=time, depth=depth, history=history)
+
+
+def warmup() -> None:
+    """Compile (or load from cache) every kernel the engine uses."""
+    for variant in rules.VARIANTS:
+        position = rules.start_position(variant, shrink=True)
+        kernels.kernel_perft(position, 2)
+        kernels.legal_moves(position)
+        kernels.play(position, rules.legal_moves(position)[0])
+        for _ in think(position, Limit(depth=3)):
+            pass

@@ -1,0 +1,128 @@
+"""The solved fox-against-geese endings agree with a plain search, and the engine uses them."""
+
+import functools
+import random
+
+import numpy as np
+import pytest
+
+from aviary.games.foxgeese import endgame, engine, rules
+from aviary.games.foxgeese import endgame_kernels as kernels
+from aviary.search.clock import Limit
+
+
+@pytest.fixture(scope="module", autouse=True)
+def tables(tmp_path_factory):
+    """The four-geese table, built once into a temporary cache (about 12 s)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AVIARY_CACHE_DIR", str(tmp_path_factory.mktemp("aviary-cache")))
+        endgame._loaded.clear()
+        endgame.load(4)
+        yield
+        endgame._loaded.clear()
+
+
+def random_ending(rng: random.Random, count: int = 4) -> rules.Position:
+    """One fox and `count` geese anywhere on the open cross, either side to move."""
+    while True:
+        cells = ["#" if p in rules.CORNERS else "." for p in range(rules.CELLS)]
+        points = list(rules.POINTS)
+        rng.shuffle(points)
+        cells[points[0]] = "F"
+        for point in points[1:1 + count]:
+            cells[point] = "G"
+        player = rng.choice("fg")
+        position = rules.parse("".join(cells), player)
+        if rules.outcome(position) is None:
+            return position
+
+
+@functools.cache
+def forced(position: rules.Position, depth: int) -> int:
+    """+1 the mover forces a win within `depth` plies, -1 a loss, 0 neither (plain minimax)."""
+    ended = rules.outcome(position)
+    if ended is not None:
+        return 0 if ended[0] is None else (1 if ended[0] == position.player else -1)
+    if depth == 0:
+        return 0
+    best = -1
+    for move in rules.legal_moves(position):
+        best = max(best, -forced(rules.play(position, move), depth - 1))
+        if best == 1:
+            break
+    return best
+
+
+def test_the_table_agrees_with_a_plain_search_on_random_positions():
+    rng = random.Random(12)
+    seen = {endgame.WIN: 0, endgame.DRAW: 0, endgame.LOSS: 0}
+    for _ in range(150):
+        position = random_ending(rng)
+        result, distance = endgame.value(position)
+        seen[result] += 1
+        expected = result if result != endgame.DRAW and distance <= 4 else 0
+        assert forced(position, 4) == expected, (position, result, distance)
+    assert seen[endgame.WIN] and seen[endgame.DRAW]
+
+
+def test_the_table_move_keeps_the_value():
+    rng = random.Random(3)
+    for _ in range(40):
+        position = random_ending(rng)
+        verdict = endgame.probe(position)
+        assert verdict is not None and verdict.move in rules.legal_moves(position)
+        after = rules.play(position, verdict.move)
+        if rules.outcome(after) is None:
+            there, plies = endgame.value(after)
+            assert there == -verdict.result
+            if verdict.result != endgame.DRAW:
+                assert plies == verdict.distance - 1
+
+
+def test_numbering_round_trips_in_the_kernels_and_in_python():
+    rng = random.Random(5)
+    geese = np.zeros(8, dtype=np.int64)
+    for _ in range(200):
+        position = random_ending(rng)
+        index = endgame._rank(position, 4)
+        side, fox = kernels.decode(index, 4, geese)
+        assert side == (position.player == "g")
+        assert rules.POINTS[fox] == position.board.index("F")
+        points = {rules.POINTS[g] for g in geese[:4]}
+        assert points == {p for p, piece in enumerate(position.board) if piece == "G"}
+        assert kernels.index_of(side, fox, geese[:4].copy(), 4) == index
+
+
+def test_probe_applies_the_move_limit():
+    rng = random.Random(8)
+    while True:
+        position = random_ending(rng)
+        result, distance = endgame.value(position)
+        if result != endgame.DRAW and distance >= 3:
+            break
+    ply = rules.MOVE_LIMIT - distance + 1
+    ply += ply % 2 != (position.player == "g")  # the foxes move at even plies
+    near = rules.Position(position.board, position.player, ply, False)
+    far = rules.Position(position.board, position.player, position.ply, False)
+    assert endgame.probe(far).result == result
+    assert endgame.probe(near).result == endgame.DRAW
+
+
+def test_what_the_tables_do_not_cover():
+    start = rules.start_position("elephants")
+    assert not endgame.covers(start)
+    assert not endgame.covers(rules.start_position("classic"))  # 13 geese
+    closed = "#######" "#######" + "..F...." + ".GG...." + ".GG...." + "##...##" "##...##"
+    assert not endgame.covers(rules.parse(closed, "f"))
+
+
+def test_the_engine_answers_from_the_table_with_its_exact_result():
+    rng = random.Random(21)
+    while True:
+        position = random_ending(rng)
+        result, distance = endgame.value(position)
+        if result == endgame.WIN:
+            break
+    reports = list(engine.think(position, Limit(depth=4)))
+    assert len(reports) == 1 and reports[0].mate_in == distance
+    assert reports[0].move == endgame.probe(position).move

@@ -1,0 +1,95 @@
+"""The engine and the baseline on hand-made positions, and legal play to the end."""
+
+import random
+
+import pytest
+
+from aviary.errors import NoMoveError
+from aviary.games import registry
+from aviary.games.foxgeese import baseline, engine, quick, rules
+from aviary.games.foxgeese.rules import Move
+from aviary.search.clock import Limit
+
+
+def at(row: int, col: int) -> int:
+    return row * 7 + col
+
+
+EMPTY = "##...##" "##...##" "......." "......." "......." "##...##" "##...##"
+
+
+def position(player: str, variant: str = "classic", **placed: str) -> rules.Position:
+    cells = list(EMPTY)
+    for where, piece in placed.items():
+        row, col = (int(part) for part in where[1:].split("c"))
+        cells[at(row, col)] = piece
+    return rules.parse("".join(cells), player, variant)
+
+
+# the fox can take the fourth-last goose (and so win) or step away
+LAST_CAPTURE = position("f", r3c3="F", r3c4="G", r6c2="G", r6c3="G", r6c4="G")
+# the fox on d1 has one way out, to e1: the goose on e2 stepping up traps it
+TRAP = position("g", r0c3="F", r0c2="G", r1c3="G", r2c3="G", r1c4="G", r3c4="G", r6c2="G")
+
+
+def test_engine_takes_the_winning_capture():
+    assert engine.best_move(LAST_CAPTURE, depth=2) == Move(at(3, 3), at(3, 5), at(3, 4))
+
+
+def test_engine_as_geese_traps_the_fox():
+    move = engine.best_move(TRAP, depth=3)
+    after = rules.play(TRAP, move)
+    assert rules.outcome(after) == ("g", "no-foxes")
+
+
+def test_baseline_takes_the_winning_capture_and_traps_the_fox():
+    assert baseline.best_move(LAST_CAPTURE) == Move(at(3, 3), at(3, 5), at(3, 4))
+    assert rules.outcome(rules.play(TRAP, baseline.best_move(TRAP))) == ("g", "no-foxes")
+
+
+def test_quick_player_takes_the_winning_capture_and_traps_the_fox():
+    assert quick.best_move(LAST_CAPTURE) == Move(at(3, 3), at(3, 5), at(3, 4))
+    assert rules.outcome(rules.play(TRAP, quick.best_move(TRAP))) == ("g", "no-foxes")
+
+
+def test_engine_sees_the_pincer_win_with_two_foxes():
+    # pinching the second-last elephant leaves one elephant and no geese: the foxes win
+    pos = position("f", "elephants", r3c2="F", r3c3="E", r2c4="F", r6c3="E")
+    move = engine.best_move(pos, depth=3)
+    assert rules.outcome(rules.play(pos, move)) == ("f", "one-elephant")
+
+
+def test_think_reports_each_depth_with_a_legal_board_and_principal_variation():
+    start = rules.start_position("elephants", shrink=True)
+    reports = list(engine.think(start, Limit(depth=5)))
+    assert [r.depth for r in reports] == [1, 2, 3, 4, 5]
+    legal = rules.successors(start)
+    for report in reports:
+        assert report.answer in legal and report.pv[0] == report.move
+        here = start
+        for move in report.pv:
+            assert move in rules.legal_moves(here)
+            here = rules.play(here, move)
+
+
+@pytest.mark.parametrize("variant", rules.VARIANTS)
+@pytest.mark.parametrize("shrink", [False, True])
+def test_engine_and_baseline_play_legal_games_to_the_end(variant, shrink):
+    game = registry.make("foxgeese", variant=variant, shrink=shrink)
+    players = [registry.spec("foxgeese").engine(name, game) for name in ("engine", "baseline")]
+    rng = random.Random(hash((variant, shrink)) % 1000)
+    state = game.opening(rng, 4)
+    order = players if rng.random() < 0.5 else players[::-1]
+    while game.outcome(state) is None:
+        move = order[game.to_move(state)].best_move(state, depth=2)
+        assert move in game.legal_moves(state)
+        state = game.play(state, move)
+    assert game.outcome(state) is not None
+
+
+def test_best_move_raises_when_there_is_no_legal_move():
+    walled = position("f", r0c2="F", r0c3="G", r0c4="G", r1c2="G", r2c2="G", r6c2="G")
+    with pytest.raises(NoMoveError):
+        engine.best_move(walled, depth=2)
+    with pytest.raises(NoMoveError):
+        baseline.best_move(walled)

@@ -1,0 +1,226 @@
+"""Every command against broken arguments and files: exit 2, one line, inputs unchanged.
+
+Wrong counts, missing files, directories, empty, binary, corrupt, special and huge
+files, for each subcommand of `aviary`. Each case runs through the real dispatcher
+(`aviary.cli.main`) in this process, so it is quick; the cases whose regression
+would block for ever (a FIFO, an endless device) run as subprocesses with a timeout.
+Before and after every case the inputs' checksums are compared, and the working
+directory must stay empty (no output, no -wal or -shm written beside anything).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import sqlite3
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+from aviary.cli import main as cli_main
+
+START8 = "." * 8 + "w" * 8 * 2 + "." * 8 * 2 + "b" * 8 * 2 + "." * 8
+
+
+def _png(path: Path, width: int, height: int, pixels: bool = True) -> None:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+    raw = b"".join(b"\0" + b"\x80" * 3 * width for _ in range(height)) if pixels else b"\0"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n"
+                     + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory) -> Path:
+    """Every kind of broken input, once."""
+    root = tmp_path_factory.mktemp("inputs")
+    rng = random.Random(15)
+    (root / "dir").mkdir()
+    (root / "empty.txt").touch()
+    (root / "blank.txt").write_text("\n  \n\t\n")
+    (root / "binary.bin").write_bytes(rng.randbytes(65536))
+    (root / "oneclass.txt").write_text("East a b\nEast c d\n")
+    (root / "train.txt").write_text("East snow bagels\nWest surf tacos\nEast subway\n")
+    (root / "nolabel.txt").write_text("East fine\n  no label here\n")
+    (root / "longline.txt").write_bytes(b"East " + b"x" * (2 << 20) + b"\n")
+    (root / "model.json").write_text('{"format": "aviary-naive-bayes", "version": 1, "cl')
+    _png(root / "photo.png", 40, 30)
+    (root / "truncated.png").write_bytes((root / "photo.png").read_bytes()[:60])
+    _png(root / "huge.png", 20000, 20000, pixels=False)
+    other = root / "other.sqlite"
+    with sqlite3.connect(other) as connection:
+        connection.execute("CREATE TABLE notes (text TEXT)")
+    connection.close()
+    arena_db = root / "arena.sqlite"
+    subprocess.run([sys.executable, "-m", "aviary", "arena", "run", "--n", "7", "--games", "2",
+                    "--max-plies", "4", "--jobs", "1", "--db", str(arena_db),
+                    "aviary:random?seed=1", "aviary:random?seed=2"],
+                   check=True, capture_output=True, timeout=120)
+    data = bytearray(arena_db.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    data[page:] = rng.randbytes(len(data) - page)
+    (root / "corrupt.sqlite").write_bytes(bytes(data))
+    os.mkfifo(root / "fifo")
+    return root
+
+
+def checksums(root: Path) -> dict[str, str]:
+    return {str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in sorted(root.rglob("*")) if path.is_file()}
+
+
+# (command line with {in} standing for the inputs folder, words the one line must hold)
+CASES: list[tuple[str, str]] = [
+    # pikachu: the course command line
+    ("pikachu", "usage: aviary pikachu"),
+    ("pikachu 8 w", "got 2 arguments"),
+    (f"pikachu x w {START8} 1", "N must be an integer"),
+    (f"pikachu 8 q {START8} 1", "player must be 'w' or 'b'"),
+    ("pikachu 8 w ... 1", "BOARD must have"),
+    (f"pikachu 8 w {START8} -1", "SECONDS must be a positive number"),
+    (f"pikachu 8 w {START8} inf", "SECONDS must be a positive number"),
+    # sebastian
+    ("sebastian", "required"),
+    ("sebastian play --games 0", "--games must be at least 1"),
+    ("sebastian play --seed -1", "--seed must be from 0"),
+    ("sebastian play --games x", "invalid int value"),
+    ("sebastian advise --dice 1 2 3 --roll 1", "exactly five values"),
+    ("sebastian advise --dice 1 2 3 4 5 --roll 4", "--roll must be 1, 2 or 3"),
+    ("sebastian solve extra", "unrecognized arguments"),
+    # classify: the course form
+    ("classify", "required: TRAIN"),
+    ("classify {in}/missing.txt {in}/train.txt", "no such file"),
+    ("classify {in}/dir {in}/train.txt", "is a directory"),
+    ("classify {in}/empty.txt {in}/train.txt", "is empty"),
+    ("classify {in}/blank.txt {in}/train.txt", "is empty"),
+    ("classify {in}/binary.bin {in}/train.txt", "NUL byte"),
+    ("classify {in}/oneclass.txt {in}/train.txt", "only one class"),
+    ("classify {in}/nolabel.txt {in}/train.txt", "line 2 has no label"),
+    ("classify {in}/longline.txt {in}/train.txt", "longer than"),
+    ("classify {in}/train.txt {in}/train.txt --cv 1", "--cv K needs K >= 2"),
+    ("classify {in}/train.txt {in}/train.txt --alpha -1", "--alpha must be a positive"),
+    ("classify {in}/train.txt {in}/train.txt --predictions {in}/dir", "is a directory"),
+    ("classify {in}/train.txt {in}/train.txt --predictions {in}/photo.png", "exists"),
+    ("classify {in}/train.txt {in}/train.txt --predictions {in}/nodir/p.txt",
+     "does not exist"),
+    # classify fit / predict
+    ("classify fit --model {in}/m.json", "required: TRAIN"),
+    ("classify fit {in}/binary.bin --model m.json", "NUL byte"),
+    ("classify fit {in}/train.txt --model {in}/dir", "is a directory"),
+    ("classify fit {in}/train.txt --model {in}/model.json", "exists"),
+    ("classify fit {in}/train.txt --model {in}/train.txt --force", "input file"),
+    ("classify predict --model {in}/missing.json {in}/train.txt", "no such model file"),
+    ("classify predict --model {in}/dir {in}/train.txt", "not a regular file"),
+    ("classify predict --model {in}/model.json {in}/train.txt", "not a usable model"),
+    ("classify predict --model {in}/binary.bin {in}/train.txt", "not a usable model"),
+    ("classify predict --model {in}/empty.txt {in}/train.txt", "not a usable model"),
+    # horizon
+    ("horizon", "required: image"),
+    ("horizon {in}/missing.png", "no such file"),
+    ("horizon {in}/dir", "is a directory"),
+    ("horizon {in}/empty.txt", "not a readable image"),
+    ("horizon {in}/binary.bin", "not a readable image"),
+    ("horizon {in}/truncated.png", "not a readable image"),
+    ("horizon {in}/huge.png", "the limit is 25"),
+    ("horizon {in}/photo.png 5", "give both ROW and COL"),
+    ("horizon {in}/photo.png 99 5", "outside the image"),
+    ("horizon {in}/photo.png --point 1,2,3", "--point wants ROW,COL"),
+    ("horizon {in}/photo.png --point 3,4 --point 9,4", "share column 4"),
+    ("horizon {in}/photo.png --out {in}/photo.png", "exists and is not a folder"),
+    # arena
+    ("arena", "required"),
+    ("arena run --db r.sqlite aviary:random", "at least two players"),
+    ("arena run --db {in}/dir aviary:random aviary:random", "is a directory"),
+    ("arena run --db {in}/binary.bin aviary:random aviary:random", "not an SQLite database"),
+    ("arena run --db {in}/other.sqlite aviary:random aviary:random", "not an arena database"),
+    ("arena run --db {in}/corrupt.sqlite aviary:random aviary:random", "damaged"),
+    ("arena run --db {in}/arena.sqlite aviary:random aviary:random", "already holds"),
+    ("arena run --db r.sqlite --time inf aviary:random aviary:random", "finite"),
+    ("arena run --db r.sqlite --opening-plies 1000 aviary:random aviary:random", "end before"),
+    ("arena run --db r.sqlite {in}/dir aviary:random", "is a directory"),
+    ("arena run --db r.sqlite {in}/missing aviary:random", "not found"),
+    ("arena resume", "required: db"),
+    ("arena resume {in}/missing.sqlite", "no such database"),
+    ("arena resume {in}/dir", "is a directory"),
+    ("arena resume {in}/empty.txt", "is empty"),
+    ("arena resume {in}/binary.bin", "not an SQLite database"),
+    ("arena resume {in}/other.sqlite", "not an arena database"),
+    ("arena resume {in}/corrupt.sqlite", "damaged"),
+    ("arena report {in}/corrupt.sqlite", "damaged"),
+    ("arena report {in}/other.sqlite", "not an arena database"),
+    ("arena report {in}/arena.sqlite --csv {in}/nodir/x.csv", "does not exist"),
+    ("arena report {in}/arena.sqlite --json {in}/dir", "is a directory"),
+    ("arena report {in}/arena.sqlite --json {in}/photo.png", "exists"),
+    ("arena game {in}/arena.sqlite", "required: id"),
+    ("arena game {in}/arena.sqlite 99", "has no game 99"),
+    ("arena game {in}/arena.sqlite x", "invalid int value"),
+    ("arena game {in}/corrupt.sqlite 1", "damaged"),
+    # warmup
+    ("warmup --fast", "unrecognized arguments"),
+]
+
+# Inputs that block or never end if a check regresses: subprocesses, with a timeout.
+BLOCKING: list[tuple[str, str]] = [
+    ("classify {in}/fifo {in}/train.txt", "not a regular file"),
+    ("classify /dev/zero {in}/train.txt", "not a regular file"),
+    ("classify predict --model {in}/fifo {in}/train.txt", "not a regular file"),
+    ("classify {in}/train.txt {in}/train.txt --predictions {in}/fifo --force",
+     "not a regular file"),
+    ("horizon {in}/fifo", "not a regular file"),
+    ("arena resume {in}/fifo", "not a regular file"),
+    ("arena report {in}/arena.sqlite --csv {in}/fifo --force", "not a regular file"),
+]
+
+
+def _argv(case: str, root: Path) -> list[str]:
+    return [word.replace("{in}", str(root)) for word in case.split()]
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("case, words", CASES, ids=[case for case, _ in CASES])
+def test_bad_input_is_one_line_exit_2_and_touches_nothing(case, words, inputs, workdir, capsys):
+    before = checksums(inputs)
+    capsys.readouterr()
+    status = cli_main(_argv(case, inputs))
+    err = capsys.readouterr().err
+    assert status == 2, err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"aviary {case.split()[0]}") and words in lines[0], lines[0]
+    name = case.split()[0]
+    assert not lines[0].startswith(f"aviary {name}: aviary {name}")  # the prefix only once
+    assert checksums(inputs) == before
+    assert list(workdir.iterdir()) == []
+
+
+@pytest.mark.parametrize("case, words", BLOCKING, ids=[case for case, _ in BLOCKING])
+def test_special_files_are_refused_without_blocking(case, words, inputs, workdir):
+    before = checksums(inputs)
+    result = subprocess.run([sys.executable, "-m", "aviary", *_argv(case, inputs)],
+                            capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and words in lines[0], result.stderr
+    assert checksums(inputs) == before
+    assert list(workdir.iterdir()) == []
+
+
+def test_arena_run_help_describes_players_game_and_backend(capsys):
+    with pytest.raises(SystemExit):
+        cli_main(["arena", "run", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "PLAYER two or more: a command, or aviary:ENGINE" in text
+    assert "--game GAME the game to play" in text
+    assert "--backend {local,ray} local: a process pool here" in text
