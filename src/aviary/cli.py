@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "classify": ("aviary.classify.command", "Naive Bayes text classification (course TRAIN TEST)"),
     "horizon": ("aviary.horizon.command", "Viterbi ridge lines in mountain photos"),
     "arena": ("aviary.arena.command", "tournaments between programs, ratings, SQLite results"),
+    "serve": ("aviary.web.command", "play every game in the browser (FastAPI on 127.0.0.1:8000)"),
 }
 
 

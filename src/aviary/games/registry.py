@@ -17,7 +17,11 @@ A spec's pieces, each optional except the game:
   shared course runner (`aviary.course`) with the game's own argument form;
 - `course_subcommand`: with a `command` of its own, the word after which the
   shared course runner takes over (`aviary NAME WORD [course arguments]`);
-- `warmup`: modules with a `warmup()` that compiles their numba kernels.
+- `warmup`: modules with a `warmup()` that compiles their numba kernels;
+- `web`: for a game without a `Game` (board games get the generic page), the
+  module behind its browser page: `PAGE` (its HTML file), `ACTIONS` (name ->
+  `function(body: dict) -> dict`, ValueError for a bad request) and optionally
+  `warmup()`.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ class GameSpec:
     command_summary: str = ""
     warmup: tuple[str, ...] = ()
     docs: str = ""
+    web: str | None = None
 
     def game_class(self) -> type[Game[Any, Any]]:
         if self.game is None:
@@ -136,6 +141,7 @@ GAMES: dict[str, GameSpec] = {
             command_summary="the optimal Sebastian player: play, advise, solve",
             warmup=("aviary.sebastian.solver",),
             docs="docs/games/sebastian.md",
+            web="aviary.sebastian.page",
         ),
     )
 }

@@ -1,0 +1,289 @@
+"""The web app: a page per registered game, the classify and horizon tools, the arena.
+
+`create_app(config)` builds a FastAPI app; `aviary serve` runs it with uvicorn.
+Pages are static HTML/JS/CSS shipped inside the package (no build step); they
+talk to the JSON API below and to one WebSocket per game for the engine's
+thinking. Bad requests get a 4xx with `{"detail": message}` and change nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+from collections.abc import AsyncIterator
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from aviary.games import registry
+from aviary.web.config import AppConfig
+from aviary.web.sessions import GameSession, SessionError, Sessions, Thought
+
+STATIC = Path(__file__).parent / "static"
+TOOL_PAGES = ("classify", "horizon", "arena")
+
+
+class NewGame(BaseModel):
+    options: dict[str, str | int | bool] = Field(default_factory=dict)
+    board: str | None = None
+    player: str | None = None
+    max_plies: int = 0
+    seed: int | None = None
+
+
+class MoveRequest(BaseModel):
+    move: str
+
+
+class UndoRequest(BaseModel):
+    count: int = 1
+
+
+class PositionRequest(BaseModel):
+    board: str
+    player: str
+
+
+def create_app(config: AppConfig | None = None) -> FastAPI:
+    config = config or AppConfig()
+    sessions = Sessions(workers=config.workers, idle_seconds=config.idle_seconds)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        reaper = asyncio.create_task(_reap(sessions, config.reap_every))
+        if config.warmup:
+            for spec in registry.board_games():
+                sessions.warm(spec)
+            for spec in registry.GAMES.values():
+                warm = getattr(_page_module(spec), "warmup", None) if spec.web else None
+                if warm is not None:
+                    sessions.pool.submit(warm)
+        try:
+            yield
+        finally:
+            reaper.cancel()
+            sessions.shutdown()
+
+    app = FastAPI(title="aviary", lifespan=lifespan)
+    app.state.sessions = sessions
+    app.state.config = config
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(SessionError)
+    async def session_error(request: Any, error: SessionError) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=error.status)
+
+    # --- pages -------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/play/{name}", include_in_schema=False)
+    async def board_page(name: str) -> FileResponse:
+        _board_spec(name)
+        return FileResponse(STATIC / "board.html")
+
+    for page in TOOL_PAGES:
+        app.add_api_route(f"/{page}", _page(page), include_in_schema=False, methods=["GET"])
+    for spec in registry.GAMES.values():
+        if spec.web is not None:
+            _add_game_page(app, spec, sessions)
+
+    # --- board games -------------------------------------------------------------------
+
+    @app.get("/api/games")
+    async def games() -> list[dict[str, Any]]:
+        return [_describe(spec) for spec in registry.board_games()]
+
+    @app.get("/api/pages")
+    async def pages() -> list[dict[str, str]]:
+        """The games with a page of their own (not a board): name and summary."""
+        return [{"name": spec.name, "summary": spec.summary}
+                for spec in registry.GAMES.values() if spec.web is not None]
+
+    @app.get("/api/games/{name}")
+    async def game(name: str) -> dict[str, Any]:
+        return _describe(_board_spec(name))
+
+    @app.post("/api/games/{name}/sessions", status_code=201)
+    async def new_session(name: str, request: NewGame) -> dict[str, Any]:
+        session = sessions.create(name, request.options, request.board, request.player,
+                                  request.max_plies, request.seed)
+        return session.view()
+
+    @app.get("/api/sessions/{session_id}")
+    async def get_session(session_id: str) -> dict[str, Any]:
+        return sessions.get(session_id).view()
+
+    @app.post("/api/sessions/{session_id}/move")
+    async def move(session_id: str, request: MoveRequest) -> dict[str, Any]:
+        session = sessions.get(session_id)
+        session.play(request.move)
+        return session.view()
+
+    @app.post("/api/sessions/{session_id}/undo")
+    async def undo(session_id: str, request: UndoRequest) -> dict[str, Any]:
+        session = sessions.get(session_id)
+        session.undo(request.count)
+        return session.view()
+
+    @app.post("/api/sessions/{session_id}/position")
+    async def position(session_id: str, request: PositionRequest) -> dict[str, Any]:
+        session = sessions.get(session_id)
+        session.set_position(request.board, request.player)
+        return session.view()
+
+    @app.delete("/api/sessions/{session_id}", status_code=204)
+    async def close(session_id: str) -> None:
+        sessions.get(session_id)
+        sessions.close(session_id)
+
+    @app.websocket("/api/sessions/{session_id}/think")
+    async def think(socket: WebSocket, session_id: str) -> None:
+        await socket.accept()
+        try:
+            session = sessions.get(session_id)
+        except SessionError as error:
+            await socket.send_json({"type": "error", "status": error.status,
+                                    "message": str(error)})
+            await socket.close(code=4404)
+            return
+        await _think_socket(socket, sessions, session)
+
+    from aviary.web import tools
+
+    tools.add_routes(app, config)
+    return app
+
+
+def _page(name: str) -> Any:
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / f"{name}.html")
+
+    page.__name__ = f"{name}_page"
+    return page
+
+
+def _page_module(spec: registry.GameSpec) -> Any:
+    return importlib.import_module(str(spec.web))
+
+
+def _add_game_page(app: FastAPI, spec: registry.GameSpec, sessions: Sessions) -> None:
+    """`/NAME` (the game's own page) and `POST /api/NAME/ACTION` (its `ACTIONS`, in the pool)."""
+
+    async def page() -> FileResponse:
+        return FileResponse(_page_module(spec).PAGE)
+
+    async def action(action: str, request: Request) -> Any:
+        try:
+            body = await request.json()
+        except ValueError:
+            raise HTTPException(400, "the request body must be JSON") from None
+        if not isinstance(body, dict):
+            raise HTTPException(400, "the request body must be a JSON object")
+        actions = _page_module(spec).ACTIONS
+        if action not in actions:
+            raise HTTPException(404, f"{spec.name} has no action {action!r}; "
+                                     f"one of: {', '.join(actions)}")
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(sessions.pool, actions[action], body)
+        except ValueError as error:
+            raise HTTPException(400, str(error)) from None
+
+    app.add_api_route(f"/{spec.name}", page, methods=["GET"], include_in_schema=False)
+    app.add_api_route(f"/api/{spec.name}/{{action}}", action, methods=["POST"])
+
+
+def _board_spec(name: str) -> registry.GameSpec:
+    spec = registry.GAMES.get(name)
+    if spec is None or spec.game is None:
+        known = ", ".join(s.name for s in registry.board_games())
+        raise HTTPException(404, f"unknown board game {name!r}; known: {known}")
+    return spec
+
+
+def _describe(spec: registry.GameSpec) -> dict[str, Any]:
+    game_class = spec.game_class()
+    return {
+        "name": spec.name,
+        "title": game_class.title or spec.name,
+        "summary": spec.summary,
+        "labels": list(game_class.labels),
+        "options": [
+            {"name": o.name, "default": o.default, "help": o.help, "kind": o.kind.__name__,
+             "choices": list(o.choices), "minimum": o.minimum, "maximum": o.maximum}
+            for o in game_class.options
+        ],
+    }
+
+
+async def _think_socket(socket: WebSocket, sessions: Sessions, session: GameSession) -> None:
+    """`{"type": "go", "seconds": S}` starts a search, `{"type": "stop"}` is "move now".
+
+    The server sends `thought` messages as the search deepens, then `moved` with
+    the new position (or `dropped` if the position changed meanwhile). Closing
+    the socket stops the search.
+    """
+
+    async def send(message: dict[str, Any]) -> None:
+        await socket.send_json(message)
+
+    async def run(seconds: float) -> None:
+        async def report(thought: Thought) -> None:
+            await send({"type": "thought", **asdict(thought)})
+
+        try:
+            move = await sessions.think(session, seconds, report)
+            await send({"type": "moved" if move is not None else "dropped", "move": move,
+                        "searched": session.searched, "view": session.view()})
+        except SessionError as error:
+            await send({"type": "error", "status": error.status, "message": str(error)})
+        except Exception as error:  # the engine failed: say so rather than think forever
+            await send({"type": "error", "status": 500,
+                        "message": f"the engine failed: {type(error).__name__}: {error}"})
+
+    task: asyncio.Task[None] | None = None
+    try:
+        while True:
+            message = await socket.receive_json()
+            kind = message.get("type") if isinstance(message, dict) else None
+            if kind == "go":
+                try:
+                    seconds = float(message.get("seconds", 1.0))
+                except (TypeError, ValueError):
+                    await send({"type": "error", "status": 400,
+                                "message": "seconds must be a number"})
+                    continue
+                if task is not None and not task.done():
+                    await send({"type": "error", "status": 409,
+                                "message": "the engine is already thinking"})
+                    continue
+                task = asyncio.create_task(run(seconds))
+            elif kind == "stop":
+                if session.stop is not None:
+                    session.stop[0] = 1
+            else:
+                await send({"type": "error", "status": 400,
+                            "message": "messages are {\"type\": \"go\", \"seconds\": S} "
+                                       "or {\"type\": \"stop\"}"})
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        if task is not None and not task.done():
+            if session.stop is not None:
+                session.stop[0] = 1  # the tab is gone: its search stops now
+            task.cancel()
+
+
+async def _reap(sessions: Sessions, every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        sessions.reclaim()

@@ -1,0 +1,323 @@
+"""Browser games: one `GameSession` per game a page plays, each owning its engine search.
+
+A session holds the positions so far (undo pops them), plays chance events
+itself with its own seeded generator, and thinks in the engine processes
+(`workers.py`), which keep the compiled engines and their tables warm. Every
+search polls its session's own stop flag: "move now", undo, a new position, a
+closed tab and reclaiming an idle session each set it, and a result that
+arrives for a position the session has left is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from aviary.games import registry
+from aviary.games.base import Game, IllegalMove, Outcome
+from aviary.games.registry import GameSpec
+from aviary.web import boards
+from aviary.web.workers import ProcessSearches, Thought
+
+MOVE_LIMIT_REASON = "move-limit"
+LATENESS_DECAY = 0.8  # per search: how fast a late search is forgotten
+MAX_LATENESS = 0.3  # the most a search plans to end early for lateness
+OUTLIER = 1.0  # later than this is not the machine's load (a first compile): not learnt
+
+
+class SessionError(Exception):
+    """A request this session refuses; `status` is the HTTP status to answer with."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Ply:
+    text: str
+    chance: bool
+
+
+@dataclass
+class GameSession:
+    id: str
+    spec: GameSpec
+    game: Game[Any, Any]
+    states: list[Any]
+    plies: list[Ply] = field(default_factory=list)
+    max_plies: int = 0  # 0: no limit
+    rng: random.Random = field(default_factory=random.Random)
+    last_used: float = field(default_factory=time.monotonic)
+    stop: np.ndarray | None = None  # the running search's flag
+    version: int = 0  # bumped by every change of position
+    searched: float = 0.0  # seconds the last search ran in its worker
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    def touch(self) -> None:
+        self.last_used = time.monotonic()
+
+    @property
+    def thinking(self) -> bool:
+        return self.stop is not None
+
+    def decisions(self) -> int:
+        return sum(1 for ply in self.plies if not ply.chance)
+
+    def outcome(self) -> Outcome | None:
+        outcome = self.game.outcome(self.state)
+        if outcome is None and self.max_plies and self.decisions() >= self.max_plies:
+            return Outcome(None, MOVE_LIMIT_REASON)
+        return outcome
+
+    def cancel(self) -> None:
+        """Stop the running search, if any (its answer will not be played)."""
+        if self.stop is not None:
+            self.stop[0] = 1
+        self.version += 1
+
+    # --- changes of position -------------------------------------------------------------
+
+    def _push(self, move: Any, chance: bool) -> None:
+        self.plies.append(Ply(self.game.move_text(self.state, move), chance))
+        self.states.append(self.game.play(self.state, move))
+
+    def _play_chance(self) -> None:
+        while self.game.outcome(self.state) is None and self.game.is_chance(self.state):
+            self._push(self.game.sample_chance(self.state, self.rng), chance=True)
+
+    def play(self, text: str) -> None:
+        """Play the move written `text` for the side to move; SessionError if it cannot be."""
+        if self.thinking:
+            raise SessionError(409, "the engine is thinking; press 'move now' or wait")
+        if self.outcome() is not None:
+            raise SessionError(409, "the game is over")
+        try:
+            move = self.game.parse_move(self.state, text)
+        except IllegalMove as error:
+            raise SessionError(400, str(error)) from None
+        self.version += 1
+        self._push(move, chance=False)
+        self._play_chance()
+
+    def undo(self, count: int) -> None:
+        """Take back `count` moves (with the chance events after each)."""
+        if count < 1:
+            raise SessionError(400, "undo needs a count of at least 1")
+        if count > self.decisions():
+            raise SessionError(400, f"cannot undo {count} moves: {self.decisions()} played")
+        self.cancel()
+        for _ in range(count):
+            while self.plies and self.plies[-1].chance:
+                self.plies.pop()
+                self.states.pop()
+            self.plies.pop()
+            self.states.pop()
+
+    def set_position(self, board: str, player: str) -> None:
+        """Start again from the course board text `board` with `player` to move."""
+        try:
+            state = self.game.parse(board.strip(), player.strip())
+        except (ValueError, KeyError, IndexError) as error:
+            raise SessionError(400, f"not a {self.spec.name} position: {error}") from None
+        self.cancel()
+        self.states, self.plies = [state], []
+        self._play_chance()
+
+    # --- what the page draws -------------------------------------------------------------
+
+    def view(self) -> dict[str, Any]:
+        game, state = self.game, self.state
+        shape = game.board()
+        board = game.format(state)
+        outcome = self.outcome()
+        moves: list[boards.MoveView] = []
+        if outcome is None and not game.is_chance(state):
+            for move in game.legal_moves(state):
+                text = game.move_text(state, move)
+                start, end = boards.move_squares(game, state, move, text, shape)
+                moves.append(boards.MoveView(text, start, end))
+        learnt = boards.piece_owners(type(game), tuple(sorted(game.settings.items())))
+        return {
+            "id": self.id,
+            "game": self.spec.name,
+            "title": game.title or self.spec.name,
+            "settings": game.settings,
+            "labels": list(game.labels),
+            "rows": shape.rows,
+            "cols": shape.cols,
+            "holes": sorted(shape.holes),
+            "board": board,
+            "player": None if game.is_chance(state) else game.label(state),
+            "to_move": game.to_move(state),
+            "moves": [vars(move) for move in moves],
+            "keys": boards.keyboard([move.text for move in moves]),
+            "owners": {char: boards.owner_of(char, learnt) for char in sorted(set(board))
+                       if boards.owner_of(char, learnt) is not None},
+            "outcome": None if outcome is None else {
+                "winner": outcome.winner, "reason": outcome.reason,
+                "text": boards.outcome_text(game, outcome)},
+            "history": [{"text": ply.text, "chance": ply.chance} for ply in self.plies],
+            "decisions": self.decisions(),
+            "max_plies": self.max_plies,
+            "thinking": self.thinking,
+        }
+
+
+class Sessions:
+    """Every live browser game, the engine processes they think in, and idle reclaiming.
+
+    `pool` (threads) is for other slow work off the event loop (the tools' pages).
+    """
+
+    def __init__(self, workers: int = 8, idle_seconds: float = 1800.0,
+                 most: int = 500) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="aviary-tools")
+        self.workers = workers
+        self._searches: ProcessSearches | None = None
+        self.idle_seconds = idle_seconds
+        self.most = most
+        self._sessions: dict[str, GameSession] = {}
+        self.lateness = 0.0  # seconds searches have lately come back past their deadline
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def create(self, name: str, options: dict[str, Any], board: str | None = None,
+               player: str | None = None, max_plies: int = 0,
+               seed: int | None = None) -> GameSession:
+        if name not in registry.GAMES or registry.GAMES[name].game is None:
+            known = ", ".join(spec.name for spec in registry.board_games())
+            raise SessionError(404, f"unknown board game {name!r}; known: {known}")
+        if max_plies < 0:
+            raise SessionError(400, "max_plies must be 0 (no limit) or more")
+        spec = registry.GAMES[name]
+        try:
+            game = spec.game_class().from_text({k: str(v) for k, v in options.items()})
+        except ValueError as error:
+            raise SessionError(400, str(error)) from None
+        self.reclaim()
+        if len(self._sessions) >= self.most:
+            oldest = min(self._sessions.values(), key=lambda s: s.last_used)
+            self.close(oldest.id)
+        session = GameSession(secrets.token_urlsafe(12), spec, game, [game.start()],
+                              max_plies=max_plies, rng=random.Random(seed))
+        if board is not None:
+            session.set_position(board, player if player is not None else game.labels[0])
+        session._play_chance()
+        self._sessions[session.id] = session
+        return session
+
+    def get(self, session_id: str) -> GameSession:
+        session = self._sessions.get(session_id)
+        if session is None:
+            raise SessionError(404, f"no game {session_id!r} (finished long ago, or never made)")
+        session.touch()
+        return session
+
+    def close(self, session_id: str) -> None:
+        session = self._sessions.pop(session_id, None)
+        if session is not None:
+            session.cancel()
+
+    def reclaim(self, now: float | None = None) -> int:
+        """Close sessions idle longer than `idle_seconds`; how many were closed."""
+        now = time.monotonic() if now is None else now
+        idle = [s.id for s in self._sessions.values()
+                if not s.thinking and now - s.last_used > self.idle_seconds]
+        for session_id in idle:
+            self.close(session_id)
+        return len(idle)
+
+    @property
+    def searches(self) -> ProcessSearches:
+        """The engine processes, started on first use."""
+        if self._searches is None:
+            self._searches = ProcessSearches(self.workers)
+        return self._searches
+
+    def warm(self, spec: GameSpec) -> None:
+        """Load `spec`'s main engine (default options) in each engine process, in the background."""
+        game = spec.make()
+        for _ in range(self.workers):
+            self.searches.warm(str(spec.game), spec.engines[spec.main_engine],
+                               tuple(sorted(game.settings.items())))
+
+    def shutdown(self) -> None:
+        for session_id in list(self._sessions):
+            self.close(session_id)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        if self._searches is not None:
+            self._searches.shutdown()
+
+    async def think(self, session: GameSession, seconds: float,
+                    report: Callable[[Thought], Awaitable[None]]) -> str | None:
+        """Search the session's position for `seconds` (less if stopped), reporting each depth;
+        then play the best move found. Returns its text, or None if the position changed
+        (undo, new position, closed) while thinking.
+        """
+        if session.thinking:
+            raise SessionError(409, "the engine is already thinking")
+        if session.outcome() is not None:
+            raise SessionError(409, "the game is over")
+        if not seconds > 0 or seconds > 600:
+            raise SessionError(400, "seconds per move must be above 0 and at most 600")
+        version = session.version
+        called = time.monotonic()
+        margin = self.lateness
+        game, spec = session.game, session.spec
+        state = session.state
+        loop = asyncio.get_running_loop()
+        thoughts: asyncio.Queue[Thought | None] = asyncio.Queue()
+
+        def heard(thought: dict[str, Any] | None) -> None:  # on the reports' reader thread
+            loop.call_soon_threadsafe(thoughts.put_nowait,
+                                      None if thought is None else Thought(**thought))
+
+        future, stop = self.searches.start(
+            str(spec.game), spec.engines[spec.main_engine],
+            tuple(sorted(game.settings.items())), game.encode(state),
+            [game.encode(before) for before in session.states[:-1]], seconds, margin, heard)
+        session.stop = stop
+        done = asyncio.wrap_future(future)
+
+        def failed(finished: asyncio.Future[Any]) -> None:
+            # a worker that fails or dies sends no last report: its failure ends the wait
+            if finished.cancelled() or finished.exception() is not None:
+                thoughts.put_nowait(None)
+
+        done.add_done_callback(failed)
+        try:
+            while (thought := await thoughts.get()) is not None:
+                await report(thought)
+            text, session.searched = await done
+            stop_pressed = bool(stop[0])
+        finally:
+            if not future.done():
+                stop[0] = 1
+            if session.stop is stop:
+                session.stop = None
+        move = None if text is None else game.parse_move(state, text)
+        if session.version != version or move is None:
+            return None
+        assert text is not None
+        session.play(text)
+        if not stop_pressed:
+            self._learn_lateness(time.monotonic() - called - (seconds - margin))
+        return text
+
+    def _learn_lateness(self, late: float) -> None:
+        """Remember how late a search came back (a decaying maximum): the next ones plan for it."""
+        if late <= OUTLIER:
+            self.lateness = min(MAX_LATENESS, max(0.0, late, LATENESS_DECAY * self.lateness))

@@ -1,0 +1,222 @@
+"""Engine searches in worker processes, each search with a stop flag the server owns.
+
+Why processes: numba's search releases the GIL, but a search still takes it
+between depths, and on a loaded machine a thread that holds it can be put to
+sleep by the system: with eight games in one process every timer in it then
+wakes late (measured: a 0.05 s sleep overslept by up to 0.28 s beside eight
+searches, 0.04 s in another process), so deadlines slip. A process per search
+slot keeps each search's timer to itself; the pool's processes live as long as
+the server, so engines stay compiled and their tables warm.
+
+Positions cross as the game's one-line encoding (`Game.encode`), moves as their
+notation; each depth's report comes back on one queue, tagged with its search.
+The stop flags are one shared array, a slot per running search: the server sets
+a slot for "move now", undo or a closed tab, and the search polls it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from multiprocessing import shared_memory
+from typing import Any
+
+import numpy as np
+
+from aviary.games.base import Game
+
+SLOTS = 1024  # searches that can run (or wait) at once
+EARLY_STOP = 0.5  # no new depth once this share of the time per move is spent
+MIN_SHARE = 0.5  # however late searches come back, each gets at least this share
+
+
+@dataclass
+class Thought:
+    """One completed depth of a search, in the page's terms."""
+
+    depth: int
+    score: int
+    mate_in: int | None
+    move: str
+    pv: list[str]
+    nodes: int
+    nps: float
+    seconds: float
+
+# --- in the worker processes ---------------------------------------------------------------
+
+_flags: np.ndarray | None = None
+_memory: shared_memory.SharedMemory | None = None
+_reports: Any = None
+_engines: dict[tuple[str, str, tuple[tuple[str, Any], ...]], tuple[Any, Any]] = {}
+
+
+def _start_worker(memory_name: str, reports: Any) -> None:
+    global _flags, _memory, _reports
+    _memory = shared_memory.SharedMemory(name=memory_name)
+    _flags = np.ndarray((SLOTS,), dtype=np.int64, buffer=_memory.buf)
+    _reports = reports
+
+
+def _engine(game_target: str, engine_target: str,
+            settings: tuple[tuple[str, Any], ...]) -> tuple[Any, Any]:
+    key = (game_target, engine_target, settings)
+    if key not in _engines:
+        from aviary.games.registry import load
+
+        game = load(game_target)(**dict(settings))
+        _engines[key] = (game, load(engine_target)(game))
+    return _engines[key]
+
+
+def warm(game_target: str, engine_target: str, settings: tuple[tuple[str, Any], ...]) -> None:
+    """Load (or compile) an engine in this worker."""
+    _, engine = _engine(game_target, engine_target, settings)
+    if hasattr(engine, "warmup"):
+        engine.warmup()
+
+
+def run_search(search_id: int, slot: int, game_target: str, engine_target: str,
+               settings: tuple[tuple[str, Any], ...], position: str, history: list[str],
+               seconds: float, margin: float) -> tuple[str | None, float]:
+    """(the move's notation or None, seconds searched) for the encoded `position`."""
+    began = time.monotonic()
+    try:
+        game, engine = _engine(game_target, engine_target, settings)
+        state = game.decode(position)
+        assert _flags is not None
+        stop = _flags[slot:slot + 1]
+        move = search(engine, game, state, [game.decode(h) for h in history], seconds, stop,
+                      margin, lambda thought: _reports.put((search_id, asdict(thought))))
+        text = None if move is None else game.move_text(state, move)
+        return text, time.monotonic() - began
+    finally:
+        _reports.put((search_id, None))  # after every report of this search: the last word
+
+
+# --- in the server ---------------------------------------------------------------------------
+
+
+class ProcessSearches:
+    """The pool of engine processes, their stop flags and the reader of their reports."""
+
+    def __init__(self, processes: int) -> None:
+        context = multiprocessing.get_context("spawn")  # the server has threads: no fork
+        self._memory = shared_memory.SharedMemory(create=True, size=SLOTS * 8)
+        self.flags = np.ndarray((SLOTS,), dtype=np.int64, buffer=self._memory.buf)
+        self.flags[:] = 0
+        self._reports = context.Queue()
+        self.pool = ProcessPoolExecutor(processes, mp_context=context,
+                                        initializer=_start_worker,
+                                        initargs=(self._memory.name, self._reports))
+        self._free = deque(range(SLOTS))  # first in, first out: a slot rests before reuse
+        self._listeners: dict[int, Callable[[dict[str, Any]], None]] = {}
+        self._next_id = 0
+        self._closed = False
+        self._reader = threading.Thread(target=self._read, name="aviary-reports", daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        while not self._closed:
+            try:
+                search_id, thought = self._reports.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            except (EOFError, OSError, ValueError):
+                return
+            # the search's last word (None) arrives after all its reports; its result may
+            # have come back on the pool's own pipe before them
+            listener = (self._listeners.get(search_id) if thought is not None
+                        else self._listeners.pop(search_id, None))
+            if listener is not None:
+                listener(thought)
+
+    def start(self, spec_game: str, spec_engine: str, settings: tuple[tuple[str, Any], ...],
+              position: str, history: list[str], seconds: float, margin: float,
+              listener: Callable[[dict[str, Any]], None]) -> tuple[Future[Any], np.ndarray]:
+        """Start a search; (its future, its stop flag). Raises RuntimeError when all slots
+        are taken."""
+        if not self._free:
+            raise RuntimeError("too many searches at once")
+        slot = self._free.popleft()
+        self.flags[slot] = 0
+        self._next_id += 1
+        search_id = self._next_id
+        self._listeners[search_id] = listener
+        future = self.pool.submit(run_search, search_id, slot, spec_game, spec_engine, settings,
+                                  position, history, seconds, margin)
+
+        def release(finished: Future[Any]) -> None:
+            self._free.append(slot)  # the worker polls it no more
+            if finished.cancelled() or finished.exception() is not None:
+                self._listeners.pop(search_id, None)  # a dead worker sends no last word
+
+        future.add_done_callback(release)
+        return future, self.flags[slot:slot + 1]
+
+    def warm(self, spec_game: str, spec_engine: str,
+             settings: tuple[tuple[str, Any], ...]) -> Future[Any]:
+        return self.pool.submit(warm, spec_game, spec_engine, settings)
+
+    def shutdown(self) -> None:
+        self._closed = True
+        self.flags[:] = 1
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self._memory.close()
+        self._memory.unlink()
+
+
+# --- the search itself -------------------------------------------------------------------
+
+
+def search(engine: Any, game: Game[Any, Any], state: Any, history: list[Any], seconds: float,
+           stop: np.ndarray, margin: float, report: Callable[[Thought], object]) -> Any:
+    """The engine's move for `state` within `seconds` or until `stop[0]` (runs in a worker).
+
+    The search plans to end `margin` seconds early: how late searches have lately come
+    back on this machine (a loaded machine runs many games' searches at once).
+    """
+    from aviary.search.clock import Limit, budget
+
+    moves = game.legal_moves(state)
+    if not moves:
+        return None
+    if not hasattr(engine, "think"):  # a one-call player: no reports, no early stop
+        return engine.best_move(state, time=seconds)
+    best = None
+    started = time.monotonic()
+    deadline = max(budget(seconds) - margin, MIN_SHARE * seconds)
+    for found in engine.think(state, Limit(time=deadline), **_stop_options(stop),
+                              history=history):
+        best = found.move
+        report(Thought(found.depth, found.score, found.mate_in,
+                       game.move_text(state, found.move),
+                       _line(game, state, found.pv), found.nodes, found.nps, found.seconds))
+        # a depth costs more than all before it: one begun past EARLY_STOP would be cut
+        # off and thrown away, and would only slow the other games' searches
+        if stop[0] or time.monotonic() - started > EARLY_STOP * seconds:
+            break
+    return best if best is not None else moves[0]
+
+
+def _line(game: Game[Any, Any], state: Any, pv: tuple[Any, ...]) -> list[str]:
+    texts = []
+    for move in pv:
+        texts.append(game.move_text(state, move))
+        state = game.play(state, move)
+    return texts
+
+
+def _stop_options(stop: np.ndarray) -> dict[str, Any]:
+    """`stop=` for engines whose search polls a caller's flag (the search core's `iterate`)."""
+    import inspect
+
+    from aviary.search.deepening import iterate
+
+    return {"stop": stop} if "stop" in inspect.signature(iterate).parameters else {}
