@@ -17,12 +17,13 @@ from aviary.games.pikachu import engine
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 PYTHON = Path(sys.executable)
-# n = 7: two white Pikachus against two black Pichus, white to move
+CONFIG = Path(__file__).with_name("tmux.conf")
+# n = 7: two white Pikachus against one black Pichu in reach, white to move
 ENDGAME = ("W......"
            "......."
+           "b......"
            "......."
-           "....b.."
-           "..b...."
+           "......."
            "......."
            "......W")
 
@@ -32,15 +33,17 @@ class Terminal:
 
     def __init__(self, command: list[str]) -> None:
         self.name = f"aviary-play-{uuid.uuid4().hex[:8]}"
-        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", "110", "-y", "50",
-                        subprocess.list2cmdline(command)], check=True)
+        # a server of its own whose scrollback keeps the whole game (prompts are counted)
+        self.tmux = ["tmux", "-L", self.name, "-f", str(CONFIG)]
+        subprocess.run([*self.tmux, "new-session", "-d", "-s", self.name, "-x", "110",
+                        "-y", "50", subprocess.list2cmdline(command)], check=True)
 
     def type(self, line: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, "-l", line], check=True)
-        subprocess.run(["tmux", "send-keys", "-t", self.name, "Enter"], check=True)
+        subprocess.run([*self.tmux, "send-keys", "-t", self.name, "-l", line], check=True)
+        subprocess.run([*self.tmux, "send-keys", "-t", self.name, "Enter"], check=True)
 
     def screen(self) -> str:
-        return subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name, "-S", "-2000"],
+        return subprocess.run([*self.tmux, "capture-pane", "-p", "-t", self.name, "-S", "-"],
                               capture_output=True, text=True).stdout
 
     def wait_for(self, text: str, count: int = 1, timeout: float = 60) -> str:
@@ -55,7 +58,7 @@ class Terminal:
                              f"{self.screen()[-3000:]}")
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run([*self.tmux, "kill-server"], capture_output=True)
 
 
 def last_board(screen: str) -> str:
@@ -79,7 +82,7 @@ def test_a_game_is_played_to_its_end_by_typed_moves(terminal):
     game = registry.make("pikachu", n=7)
     term = terminal("pikachu", "--option", "n=7", "--time", "0.1", "--board", ENDGAME,
                     "--player", "w")
-    for turn in range(1, 60):
+    for turn in range(1, 120):
         screen = term.wait_for("move>", count=turn)
         if "game over" in screen:
             break
