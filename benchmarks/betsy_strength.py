@@ -2,7 +2,8 @@
 
 Colour-swapped pairs: each opening (2-6 random plies from the start) is played
 twice, once with each player as white. Every move is checked with rules.py (an
-illegal move aborts the run) and timed; a game longer than --max-plies is a draw.
+illegal move aborts the run) and timed (a move over --time counts as an overrun,
+no grace); a game longer than --max-plies is a draw.
 Both Kingfisher variants by default.
 
 Players: `baseline`, or `engine` with switches to measure what a part buys:
@@ -132,7 +133,7 @@ def match(args: argparse.Namespace, diagonal: bool) -> None:
                 start, white, black, args.time, args.max_plies)
             score = white_score if first_white else 1 - white_score
             mine, theirs = ("w", "b") if first_white else ("b", "w")
-            overruns += slowest[mine] > args.time + 0.1
+            overruns += slowest[mine] > args.time
             results.append(score)
             print(f"pair {pair + 1:2d} {args.player} {'white' if first_white else 'black'}: "
                   f"{score:.1f} in {plies} plies ({how}; slowest move: {args.player} "
@@ -147,7 +148,7 @@ def match(args: argparse.Namespace, diagonal: bool) -> None:
         rated = f"Elo {rating:+.0f} (95% {low:+.0f} .. {high:+.0f})"
     print(f"{args.player} vs {args.opponent}, Kingfisher {game.settings['kingfisher']}, "
           f"{args.time} s/move, {len(results)} games: W/D/L {wins}/{draws}/{losses}, "
-          f"score {100 * mean:.1f}%, {rated}, {args.player} moves over the limit + 0.1 s: "
+          f"score {100 * mean:.1f}%, {rated}, {args.player} moves over the limit: "
           f"{overruns}", flush=True)
 
 
