@@ -17,10 +17,14 @@ tweets carry no local word at all, so no classifier scores 100%.
 
 from __future__ import annotations
 
+import argparse
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from aviary.errors import ArgumentParser, UsageError
 
 CITIES = {
     "Atlanta,_GA": ("south", ("atlanta", "atl", "buckhead", "peachtree", "midtown")),
@@ -136,9 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     (seed S + 1) over the same twelve cities, so `aviary classify` can be tried
     without the course's files (which the project does not ship).
     """
-    import argparse
-
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="python -m aviary.classify.synthetic",
         description="write a generated twelve-city training file and test file")
     parser.add_argument("train", type=Path)
@@ -146,7 +148,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tweets", type=int, default=2000,
                         help="training tweets (default 2000; the test file gets a quarter)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the training file")
-    args = parser.parse_args(argv)
+    try:
+        return _write(parser.parse_args(argv), parser)
+    except UsageError as error:  # one line, exit 2, as the aviary commands do
+        print(error, file=sys.stderr)
+        return 2
+
+
+def _write(args: argparse.Namespace, parser: ArgumentParser) -> int:
     if args.tweets < 4:
         parser.error("--tweets must be at least 4")
     for path in (args.train, args.test):

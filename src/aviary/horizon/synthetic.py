@@ -12,14 +12,18 @@ sky (the top of the highest layer there).
 
 from __future__ import annotations
 
+import argparse
 import io
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 from scipy import ndimage
 
+from aviary.errors import ArgumentParser, UsageError
 from aviary.horizon.viterbi import RowArray
 
 MIN_CONTRAST = 20.0  # mean |RGB difference| between a hazed layer and the horizon sky
@@ -126,17 +130,21 @@ def main(argv: list[str] | None = None) -> int:
     of one's own, and prints where its true ridge is at a few columns (a point to
     give the human estimator).
     """
-    import argparse
-    from pathlib import Path
-
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="python -m aviary.horizon.synthetic",
         description="write a generated mountain photo with a known ridge line")
     parser.add_argument("photo", type=Path, help="where to write it (.jpg, .png, ...)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--width", type=int, default=256)
     parser.add_argument("--height", type=int, default=192)
-    args = parser.parse_args(argv)
+    try:
+        return _write(parser.parse_args(argv), parser)
+    except UsageError as error:  # one line, exit 2, as the aviary commands do
+        print(error, file=sys.stderr)
+        return 2
+
+
+def _write(args: argparse.Namespace, parser: ArgumentParser) -> int:
     if not (32 <= args.width <= 4096 and 32 <= args.height <= 4096):
         parser.error("--width and --height must be 32..4096")
     if args.photo.exists():
