@@ -1,7 +1,7 @@
 """Draw the three ridge lines on every course photo into one contact-sheet PNG.
 
     .venv/bin/python benchmarks/horizon_contact_sheet.py [--data DIR] [--out out/horizon_sheet.png]
-        [--texture-penalty 0]
+        [--texture-penalty 0] [--colour-em-steps 0]
 
 Blue = simple, green = human, red = map (drawn last, on top). The human point
 for each photo comes from `horizon_course_points.json` beside this script
@@ -52,8 +52,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("out/horizon_sheet.png"))
     parser.add_argument("--texture-penalty", type=float, default=RidgeModel.texture_penalty,
                         help="grain-above penalty of the model (0: off)")
+    parser.add_argument("--colour-em-steps", type=int, default=RidgeModel.colour_em_steps,
+                        help="EM steps of each colour fit (0: the earlier model)")
     args = parser.parse_args()
-    model = RidgeModel(texture_penalty=args.texture_penalty)
+    model = RidgeModel(texture_penalty=args.texture_penalty, colour_em_steps=args.colour_em_steps)
     photos = sorted(args.data.glob("*.jpg"))
     if not photos:
         raise SystemExit(f"no .jpg photos in {args.data}")

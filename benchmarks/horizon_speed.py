@@ -9,7 +9,9 @@ textbook full-transition numpy Viterbi (`viterbi_full_reference`) swapped in.
 At both sizes one decode of the same emission is also timed both ways (at
 1920x1080 the full reference would take about a minute for the whole
 pipeline, so only the single decode is compared there). Prints best-of-N wall
-times and the ratios. Kernels are compiled (or loaded from the numba cache)
+times and the ratios. The earlier model (colour mixtures without EM,
+`RidgeModel(colour_em_steps=0)`) is timed in the same run at both sizes, to show
+what the EM costs. Kernels are compiled (or loaded from the numba cache)
 before timing.
 """
 
@@ -53,6 +55,8 @@ def main() -> None:
     small = generate(0, 192, 256).rgb
     point = [(96, 128)]
     banded = best_time(lambda: find_ridges(small, point), args.repeats)
+    earlier = RidgeModel(colour_em_steps=0)
+    banded_earlier = best_time(lambda: find_ridges(small, point, earlier), args.repeats)
     full = best_time(
         lambda: find_ridges(small, point, decoder=viterbi_full_reference), max(1, args.repeats // 3)
     )
@@ -62,6 +66,7 @@ def main() -> None:
     one_full_small = best_time(lambda: viterbi_full_reference(emit, log_trans), args.repeats)
     print("256x192, all three estimators (simple + map + human), no file I/O:")
     print(f"  with banded numba Viterbi {banded * 1000:8.1f} ms")
+    print(f"  earlier model (no EM)     {banded_earlier * 1000:8.1f} ms")
     print(f"  with full-transition numpy{full * 1000:8.1f} ms")
     print(f"  ratio (whole pipeline)    {full / banded:8.1f}x faster")
     print(f"  one decode, banded        {one_banded_small * 1000:8.2f} ms")
@@ -71,6 +76,8 @@ def main() -> None:
     large = generate(0, 1080, 1920).rgb
     large_point = [(540, 960)]
     banded_large = best_time(lambda: find_ridges(large, large_point), max(1, args.repeats // 2))
+    earlier_large = best_time(lambda: find_ridges(large, large_point, earlier),
+                              max(1, args.repeats // 2))
     emit, log_trans = final_emission(large, model)
     one_banded = best_time(lambda: banded_viterbi(emit, log_trans), 3)
     one_full = best_time(lambda: viterbi_full_reference(emit, log_trans), 1)
@@ -78,6 +85,7 @@ def main() -> None:
     rows_full, _ = viterbi_full_reference(emit, log_trans)
     print("1920x1080:")
     print(f"  all three estimators      {banded_large * 1000:8.1f} ms")
+    print(f"  earlier model (no EM)     {earlier_large * 1000:8.1f} ms")
     print(f"  one decode, banded        {one_banded * 1000:8.1f} ms")
     print(f"  one decode, full numpy    {one_full * 1000:8.1f} ms")
     print(f"  ratio (one decode)        {one_full / one_banded:8.1f}x faster")

@@ -96,3 +96,19 @@ def test_empty_file_is_refused(tmp_path, content):
 def test_missing_file_is_named(tmp_path):
     with pytest.raises(UsageError, match="no such file"):
         read_lines(tmp_path / "absent.txt")
+
+
+def test_the_example_files_script_writes_a_train_and_a_test_file(tmp_path, capsys):
+    from aviary.classify.data import read_labeled
+    from aviary.classify.synthetic import main
+
+    train, test = tmp_path / "train.txt", tmp_path / "test.txt"
+    assert main([str(train), str(test), "--tweets", "40", "--seed", "5"]) == 0
+    assert read_labeled(train).labels == generate(40, seed=5).labels
+    assert read_labeled(test).labels == generate(10, seed=6).labels
+    assert "wrote" in capsys.readouterr().out
+    assert main([str(train), str(tmp_path / "other.txt")]) == 2  # never replaces a file
+    assert main([str(tmp_path / "a"), str(tmp_path / "b"), "--tweets", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2 and "exists" in err and "--tweets" in err
+    assert not (tmp_path / "other.txt").exists()

@@ -72,3 +72,29 @@ def test_grain_cost_of_a_row_sums_capped_log_excess_above_it_skipping_the_gap_ro
     for r in range(texture.shape[0]):
         expected[r] = excess[: max(r - gap, 0)].sum(axis=0)
     assert np.allclose(grain_penalty_kernel(texture, scale, penalty, cap, gap), expected)
+
+
+def test_the_example_photo_script_writes_the_seeded_photo_and_points_on_its_ridge(tmp_path, capsys):
+    from PIL import Image
+
+    from aviary.horizon.synthetic import generate, main
+
+    path = tmp_path / "photo.png"
+    assert main([str(path), "--seed", "3", "--width", "64", "--height", "48"]) == 0
+    truth = generate(3, 48, 64)
+    assert np.array_equal(np.asarray(Image.open(path).convert("RGB")), truth.rgb)
+    out = capsys.readouterr().out
+    assert f"({truth.ridge[0]}, 0)" in out and f"({truth.ridge[63]}, 63)" in out
+
+
+def test_the_example_photo_script_refuses_bad_input_in_one_line(tmp_path, capsys):
+    from aviary.horizon.synthetic import main
+
+    taken = tmp_path / "photo.jpg"
+    taken.write_bytes(b"mine")
+    assert main([str(taken)]) == 2
+    assert main([str(tmp_path / "new.jpg"), "--width", "5"]) == 2
+    assert main([str(tmp_path / "no-such-dir" / "x.jpg")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 3 and "exists" in err and "--width" in err and "cannot write" in err
+    assert taken.read_bytes() == b"mine"

@@ -17,10 +17,14 @@ tweets carry no local word at all, so no classifier scores 100%.
 
 from __future__ import annotations
 
+import argparse
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from aviary.errors import ArgumentParser, UsageError
 
 CITIES = {
     "Atlanta,_GA": ("south", ("atlanta", "atl", "buckhead", "peachtree", "midtown")),
@@ -127,3 +131,41 @@ def write_tweet_file(path: str | Path, tweets: Tweets) -> None:
     Path(path).write_bytes(b"".join(
         f"{label} {text}\r\n".encode("latin-1")
         for label, text in zip(tweets.labels, tweets.texts, strict=True)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m aviary.classify.synthetic TRAIN TEST [--tweets N] [--seed S]`.
+
+    Writes a generated training file of N tweets (seed S) and a test file of N/4
+    (seed S + 1) over the same twelve cities, so `aviary classify` can be tried
+    without the course's files (which the project does not ship).
+    """
+    parser = ArgumentParser(
+        prog="python -m aviary.classify.synthetic",
+        description="write a generated twelve-city training file and test file")
+    parser.add_argument("train", type=Path)
+    parser.add_argument("test", type=Path)
+    parser.add_argument("--tweets", type=int, default=2000,
+                        help="training tweets (default 2000; the test file gets a quarter)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the training file")
+    try:
+        return _write(parser.parse_args(argv), parser)
+    except UsageError as error:  # one line, exit 2, as the aviary commands do
+        print(error, file=sys.stderr)
+        return 2
+
+
+def _write(args: argparse.Namespace, parser: ArgumentParser) -> int:
+    if args.tweets < 4:
+        parser.error("--tweets must be at least 4")
+    for path in (args.train, args.test):
+        if path.exists():
+            parser.error(f"{path} exists; not replacing it")
+    write_tweet_file(args.train, generate(args.tweets, seed=args.seed))
+    write_tweet_file(args.test, generate(args.tweets // 4, seed=args.seed + 1))
+    print(f"wrote {args.train} ({args.tweets} tweets) and {args.test} ({args.tweets // 4})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

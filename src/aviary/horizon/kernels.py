@@ -52,41 +52,59 @@ def _side(r, row, sky_margin, ground_margin):  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True, fastmath=True)
 def colour_scores_kernel(
-    pixels, rows, sky_margin, ground_margin, floor, weight, min_pixels
+    pixels, rows, sky_margin, ground_margin, floor, weight, min_pixels,
+    sky_splits, ground_splits, iterations, max_samples,
 ):  # pragma: no cover - compiled
     """Score of "sky above row r, ground from r down" for every (r, column).
 
     Sky is the pixels more than `sky_margin` rows above `rows`, ground those more
-    than `ground_margin` below. Each is modelled by two Gaussians in RGB, one for its
-    darker and one for its brighter half (split at the side's mean brightness): a sky
-    is often blue *and* white cloud, a ground near layers *and* hazy far ones, and
-    one Gaussian stretched over both would claim colours that belong to the other
-    side. Returns (scores, fitted): scores are `weight` * (sum of log p(sky) above r
-    + sum of log p(ground) from r down); fitted is False (scores zero) when a side
-    has fewer than `min_pixels`.
+    than `ground_margin` below. Each side is a mixture of Gaussians in RGB, one per
+    brightness group to start with: a side's pixels are split where their brightness
+    (R + G + B) crosses mean + z * sd for each z in `sky_splits` / `ground_splits`
+    (one split at z = 0 gives a darker and a brighter half). A sky is often blue
+    *and* white cloud, a ground near layers *and* hazy far ones, and one Gaussian
+    stretched over both would claim colours that belong to the other side. Then
+    `iterations` EM steps on an evenly spaced sample of at most `max_samples` of the
+    side's pixels let the components follow colour, not only brightness (layers of
+    a ground often differ in hue at equal brightness). Returns (scores, fitted):
+    scores are `weight` * (sum of log p(sky) above r + sum of log p(ground) from r
+    down); fitted is False (scores zero) when a side has fewer than `min_pixels`.
     """
     height, width, _ = pixels.shape
     sky_n = 0.0  # scalars, not arrays: no store-to-load chains in the hot loop
     sky_grey = 0.0
+    sky_grey2 = 0.0
     ground_n = 0.0
     ground_grey = 0.0
+    ground_grey2 = 0.0
     for r in range(height):
         for c in range(width):
             grey = pixels[r, c, 0] + pixels[r, c, 1] + pixels[r, c, 2]
             if r < rows[c] - sky_margin:
                 sky_n += 1.0
                 sky_grey += grey
+                sky_grey2 += grey * grey
             elif r > rows[c] + ground_margin:
                 ground_n += 1.0
                 ground_grey += grey
+                ground_grey2 += grey * grey
     scores = np.zeros((height, width))
     if sky_n < min_pixels or ground_n < min_pixels:
         return scores, False
+    sky_count = sky_splits.shape[0] + 1
+    count = sky_count + ground_splits.shape[0] + 1  # components: the sky's, then the ground's
     n_side = np.array([sky_n, ground_n])
-    split = np.array([sky_grey / sky_n, ground_grey / ground_n])
-    # component = 2 * side + (1 if brighter than the side's mean); per component the
-    # count, the three sums and the six distinct products, as plain scalars in a row
-    acc = np.zeros((4, 10))
+    thresholds = np.empty(count - 2)  # brightness splits, the sky's then the ground's
+    sky_mean = sky_grey / sky_n
+    sky_sd = np.sqrt(max(sky_grey2 / sky_n - sky_mean * sky_mean, 0.0))
+    for j in range(sky_count - 1):
+        thresholds[j] = sky_mean + sky_splits[j] * sky_sd
+    ground_mean = ground_grey / ground_n
+    ground_sd = np.sqrt(max(ground_grey2 / ground_n - ground_mean * ground_mean, 0.0))
+    for j in range(ground_splits.shape[0]):
+        thresholds[sky_count - 1 + j] = ground_mean + ground_splits[j] * ground_sd
+    # per component the count, the three sums and the six distinct products
+    acc = np.zeros((count, 10))
     for r in range(height):
         for c in range(width):
             side = _side(r, rows[c], sky_margin, ground_margin)
@@ -95,43 +113,32 @@ def colour_scores_kernel(
             x0 = pixels[r, c, 0]
             x1 = pixels[r, c, 1]
             x2 = pixels[r, c, 2]
-            k = 2 * side + (1 if x0 + x1 + x2 > split[side] else 0)
-            acc[k, 0] += 1.0
-            acc[k, 1] += x0
-            acc[k, 2] += x1
-            acc[k, 3] += x2
-            acc[k, 4] += x0 * x0
-            acc[k, 5] += x0 * x1
-            acc[k, 6] += x0 * x2
-            acc[k, 7] += x1 * x1
-            acc[k, 8] += x1 * x2
-            acc[k, 9] += x2 * x2
-    n = acc[:, 0].copy()
-    sums = acc[:, 1:4].copy()
-    products = np.empty((4, 3, 3))
-    for k in range(4):
-        products[k, 0, 0] = acc[k, 4]
-        products[k, 0, 1] = products[k, 1, 0] = acc[k, 5]
-        products[k, 0, 2] = products[k, 2, 0] = acc[k, 6]
-        products[k, 1, 1] = acc[k, 7]
-        products[k, 1, 2] = products[k, 2, 1] = acc[k, 8]
-        products[k, 2, 2] = acc[k, 9]
-    means = np.zeros((4, 3))
-    inverses = np.zeros((4, 3, 3))
-    log_norms = np.full(4, -1e30)  # log weight - 0.5 * log det; finite, for fastmath
-    for k in range(4):
-        if n[k] < 1.0:
-            continue
-        mean, inverse, log_det = _fit_gaussian(n[k], sums[k], products[k])
-        means[k] = mean
-        inverses[k] = inverse
-        log_norms[k] = np.log(n[k] / n_side[k // 2]) - 0.5 * log_det - 1.5 * LOG_2PI
+            grey = x0 + x1 + x2
+            if side == 0:
+                k = 0
+                for j in range(sky_count - 1):
+                    if grey > thresholds[j]:
+                        k += 1
+            else:
+                k = sky_count
+                for j in range(sky_count - 1, count - 2):
+                    if grey > thresholds[j]:
+                        k += 1
+            _accumulate(acc, k, x0, x1, x2, 1.0)
+    means = np.zeros((count, 3))
+    inverses = np.zeros((count, 3, 3))
+    log_norms = np.full(count, -1e30)  # log weight - 0.5 * log det; finite, for fastmath
+    _fit_components(acc, n_side, sky_count, means, inverses, log_norms)
+    for _ in range(iterations):
+        _em_step(pixels, rows, sky_margin, ground_margin, max_samples, n_side, sky_count,
+                 means, inverses, log_norms, floor)
     above = np.zeros(width)  # sum of (log p(sky) - log p(ground)) over the rows above r
     ground_total = np.zeros(width)
     for r in range(height):
         for c in range(width):
-            sky = _mixture(pixels, r, c, means, inverses, log_norms, 0, floor)
-            ground = _mixture(pixels, r, c, means, inverses, log_norms, 2, floor)
+            x0, x1, x2 = pixels[r, c, 0], pixels[r, c, 1], pixels[r, c, 2]
+            sky = _mixture(x0, x1, x2, means, inverses, log_norms, 0, sky_count, floor)
+            ground = _mixture(x0, x1, x2, means, inverses, log_norms, sky_count, count, floor)
             scores[r, c] = above[c]
             above[c] += sky - ground
             ground_total[c] += ground
@@ -139,6 +146,89 @@ def colour_scores_kernel(
         for c in range(width):
             scores[r, c] = weight * (scores[r, c] + ground_total[c])
     return scores, True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _accumulate(acc, k, x0, x1, x2, w):  # pragma: no cover - compiled
+    """Add one colour, with weight w, to component k's count, sums and products."""
+    acc[k, 0] += w
+    acc[k, 1] += w * x0
+    acc[k, 2] += w * x1
+    acc[k, 3] += w * x2
+    acc[k, 4] += w * x0 * x0
+    acc[k, 5] += w * x0 * x1
+    acc[k, 6] += w * x0 * x2
+    acc[k, 7] += w * x1 * x1
+    acc[k, 8] += w * x1 * x2
+    acc[k, 9] += w * x2 * x2
+
+
+@njit(cache=True, nogil=True)
+def _fit_components(acc, n_side, sky_count, means, inverses, log_norms):  # pragma: no cover
+    """Each component's Gaussian from its accumulated moments; an empty one is dropped."""
+    products = np.empty((3, 3))
+    for k in range(acc.shape[0]):
+        n = acc[k, 0]
+        if n < 1.0:
+            log_norms[k] = -1e30
+            continue
+        products[0, 0] = acc[k, 4]
+        products[0, 1] = products[1, 0] = acc[k, 5]
+        products[0, 2] = products[2, 0] = acc[k, 6]
+        products[1, 1] = acc[k, 7]
+        products[1, 2] = products[2, 1] = acc[k, 8]
+        products[2, 2] = acc[k, 9]
+        mean, inverse, log_det = _fit_gaussian(n, acc[k, 1:4].copy(), products)
+        means[k] = mean
+        inverses[k] = inverse
+        side_n = n_side[0] if k < sky_count else n_side[1]
+        log_norms[k] = np.log(n / side_n) - 0.5 * log_det - 1.5 * LOG_2PI
+
+
+@njit(cache=True, nogil=True, fastmath=True)
+def _em_step(
+    pixels, rows, sky_margin, ground_margin, max_samples, n_side, sky_count,
+    means, inverses, log_norms, floor,
+):  # pragma: no cover - compiled
+    """One EM step of both sides' mixtures on an evenly spaced sample of each side.
+
+    Responsibilities are each component's share of the pixel's mixture density
+    (within its own side); the components are refit from the weighted moments,
+    scaled back to the side's full pixel count.
+    """
+    height, width, _ = pixels.shape
+    count = means.shape[0]
+    acc = np.zeros((count, 10))
+    seen = np.zeros(2)
+    total = height * width
+    stride = max(1, total // max_samples)
+    log_parts = np.empty(count)
+    for index in range(0, total, stride):
+        r = index // width
+        c = index - r * width
+        side = _side(r, rows[c], sky_margin, ground_margin)
+        if side < 0:
+            continue
+        first = 0 if side == 0 else sky_count
+        last = sky_count if side == 0 else count
+        x0, x1, x2 = pixels[r, c, 0], pixels[r, c, 1], pixels[r, c, 2]
+        top = -1e30
+        for k in range(first, last):
+            log_parts[k] = _component(x0, x1, x2, means, inverses, log_norms, k)
+            top = max(top, log_parts[k])
+        total_weight = 0.0
+        for k in range(first, last):
+            log_parts[k] = np.exp(log_parts[k] - top) if log_parts[k] > top - 40.0 else 0.0
+            total_weight += log_parts[k]
+        seen[side] += 1.0
+        for k in range(first, last):
+            _accumulate(acc, k, x0, x1, x2, log_parts[k] / total_weight)
+    for k in range(count):
+        side = 0 if k < sky_count else 1
+        if seen[side] > 0:
+            for j in range(10):
+                acc[k, j] *= n_side[side] / seen[side]
+    _fit_components(acc, n_side, sky_count, means, inverses, log_norms)
 
 
 @njit(cache=True, nogil=True, inline="always", fastmath=True)
@@ -156,20 +246,23 @@ def _component(x0, x1, x2, means, inverses, log_norms, k):  # pragma: no cover -
 
 
 @njit(cache=True, nogil=True, inline="always", fastmath=True)
-def _mixture(pixels, r, c, means, inverses, log_norms, first, floor):  # pragma: no cover
-    """log of a two-Gaussian mixture at one pixel, never below -floor (outliers)."""
-    x0, x1, x2 = pixels[r, c, 0], pixels[r, c, 1], pixels[r, c, 2]
-    a = _component(x0, x1, x2, means, inverses, log_norms, first)
-    b = _component(x0, x1, x2, means, inverses, log_norms, first + 1)
+def _log_add(a, b):  # pragma: no cover - compiled
+    """log(exp(a) + exp(b)) by table: libm is the cost in the scoring loop."""
     top = max(a, b)
-    if top < -floor - 40.0:  # both far below the floor (or an empty component): the floor
-        return -floor
-    x = (top - min(a, b)) * (1.0 / SOFTPLUS_STEP)  # log-sum-exp by table: libm is the cost
+    x = (top - min(a, b)) * (1.0 / SOFTPLUS_STEP)
     if x >= 32.0 / SOFTPLUS_STEP:  # exp(-32) changes nothing
-        return max(top, -floor)
+        return top
     i = int(x)
-    softplus = SOFTPLUS_TABLE[i] + (x - i) * (SOFTPLUS_TABLE[i + 1] - SOFTPLUS_TABLE[i])
-    return max(top + softplus, -floor)
+    return top + SOFTPLUS_TABLE[i] + (x - i) * (SOFTPLUS_TABLE[i + 1] - SOFTPLUS_TABLE[i])
+
+
+@njit(cache=True, nogil=True, inline="always", fastmath=True)
+def _mixture(x0, x1, x2, means, inverses, log_norms, first, last, floor):  # pragma: no cover
+    """log of the mixture of components first..last-1 at one colour, never below -floor."""
+    total = _component(x0, x1, x2, means, inverses, log_norms, first)
+    for k in range(first + 1, last):
+        total = _log_add(total, _component(x0, x1, x2, means, inverses, log_norms, k))
+    return max(total, -floor)
 
 
 @njit(cache=True, nogil=True)

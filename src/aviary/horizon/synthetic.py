@@ -12,14 +12,18 @@ sky (the top of the highest layer there).
 
 from __future__ import annotations
 
+import argparse
 import io
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 from scipy import ndimage
 
+from aviary.errors import ArgumentParser, UsageError
 from aviary.horizon.viterbi import RowArray
 
 MIN_CONTRAST = 20.0  # mean |RGB difference| between a hazed layer and the horizon sky
@@ -117,3 +121,45 @@ def _paint_foreground(rng: np.random.Generator, image: NDArray, truth: RowArray)
     shape &= rows >= peak
     colour = rng.uniform([10, 20, 5], [70, 80, 60])
     image[shape] = colour + 10 * rng.normal(size=(int(shape.sum()), 3))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m aviary.horizon.synthetic PHOTO [--seed N] [--width W] [--height H]`.
+
+    Writes one generated photo, so `aviary horizon` can be tried without a photo
+    of one's own, and prints where its true ridge is at a few columns (a point to
+    give the human estimator).
+    """
+    parser = ArgumentParser(
+        prog="python -m aviary.horizon.synthetic",
+        description="write a generated mountain photo with a known ridge line")
+    parser.add_argument("photo", type=Path, help="where to write it (.jpg, .png, ...)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--width", type=int, default=256)
+    parser.add_argument("--height", type=int, default=192)
+    try:
+        return _write(parser.parse_args(argv), parser)
+    except UsageError as error:  # one line, exit 2, as the aviary commands do
+        print(error, file=sys.stderr)
+        return 2
+
+
+def _write(args: argparse.Namespace, parser: ArgumentParser) -> int:
+    if not (32 <= args.width <= 4096 and 32 <= args.height <= 4096):
+        parser.error("--width and --height must be 32..4096")
+    if args.photo.exists():
+        parser.error(f"{args.photo} exists; not replacing it")
+    photo = generate(args.seed, args.height, args.width)
+    try:
+        Image.fromarray(photo.rgb).save(args.photo, quality=95)
+    except (ValueError, OSError) as error:
+        parser.error(f"cannot write {args.photo}: {error}")
+    columns = np.linspace(0, args.width - 1, 5).astype(int)
+    where = ", ".join(f"({int(photo.ridge[c])}, {c})" for c in columns)
+    print(f"wrote {args.photo} ({args.width}x{args.height}, seed {args.seed}); "
+          f"true ridge (row, col): {where}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
