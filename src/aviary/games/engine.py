@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import time as clock
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic
 
 import numpy as np
@@ -157,6 +157,7 @@ class Engine(Generic[State, Move]):
         "cached" reads only tables already built, "off" searches; by default "cached"
         under a time limit (a build would overrun it) and "build" otherwise.
         """
+        entered = clock.monotonic()
         game = self.game
         if game.outcome(state) is not None or not game.legal_moves(state):
             return
@@ -174,7 +175,10 @@ class Engine(Generic[State, Move]):
             yield Report(1, 0, move, game.answer(state, move), (move,), 0, 0.0, 0.0)
             return
         keys = self._keys(history)
-        for raw in iterate(array, self.searcher.kernels, self.workspace(state), limit,
+        workspace = self.workspace(state)
+        if limit.time is not None:  # the time limit counts from the call: set-up included
+            limit = replace(limit, time=max(limit.time - (clock.monotonic() - entered), 0.001))
+        for raw in iterate(array, self.searcher.kernels, workspace, limit,
                            **self._search_options(stop, keys)):
             yield self._report(state, raw)
 
@@ -227,6 +231,7 @@ class Engine(Generic[State, Move]):
         With a time limit it stops early once another depth is unlikely to finish.
         Raises NoMoveError when the mover has no legal move.
         """
+        started = clock.monotonic()
         moves = self.game.legal_moves(state)
         if not moves:
             raise NoMoveError(f"player {self.game.label(state)} has no legal move")
@@ -234,9 +239,9 @@ class Engine(Generic[State, Move]):
             return moves[0]
         if time is None and depth is None:
             time = 1.0
-        started = clock.monotonic()
         move = moves[0]
-        limit = Limit(time=None if time is None else budget(time), depth=depth)
+        spent = clock.monotonic() - started
+        limit = Limit(time=None if time is None else max(budget(time) - spent, 0.001), depth=depth)
         for report in self.think(state, limit, stop=stop, history=history, tables=tables):
             move = report.move
             if time is not None and clock.monotonic() - started > 0.45 * time:

@@ -20,7 +20,7 @@ from aviary.games.betsy import kernels, rules
 from aviary.games.betsy.kernels import BOARD, MAX_MOVES, SIDE_SLOT
 from aviary.games.betsy.tables import PST
 from aviary.games.engine import MovePlayer
-from aviary.search.clock import Limit, StopTimer, budget
+from aviary.search.deepening import textbook_deepening
 
 WIN = 1_000_000
 DEFAULT_DEPTH = 3
@@ -96,19 +96,8 @@ def best_move(
         raise NoMoveError(f"player {position.player} has no legal move")
     if len(moves) == 1:
         return moves[0]
-    never = np.zeros(1, dtype=np.int64)
-    if time is None:
-        move = _search(position, depth or DEFAULT_DEPTH, never)
-        return kernels.decode(move) if move is not None else moves[0]
-    Limit(time=time)  # validates
-    stop = np.zeros(1, dtype=np.int64)
-    best = _search(position, 1, never)
-    with StopTimer(stop, budget(time)):
-        for next_depth in range(2, (depth or 64) + 1):
-            found = _search(position, next_depth, stop)
-            if found is None:
-                break
-            best = found
+    cap = depth or (DEFAULT_DEPTH if time is None else 64)
+    best = textbook_deepening(lambda plies, stop: _search(position, plies, stop), cap, time)
     return kernels.decode(best) if best is not None else moves[0]
 
 

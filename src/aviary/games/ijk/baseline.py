@@ -19,7 +19,7 @@ from aviary.errors import NoMoveError
 from aviary.games.engine import MovePlayer
 from aviary.games.ijk import kernels, rules
 from aviary.games.ijk.kernels import CELLS, FRAME_SLOT, N_SLOT, NOT_OVER, SIDE
-from aviary.search.clock import Limit, StopTimer, budget
+from aviary.search.deepening import textbook_deepening
 
 WIN = 1_000_000
 DET_DEPTH = 5
@@ -120,19 +120,7 @@ class Baseline:
         game = self.game
         state = kernels.state_from_position(position, game.variant, game.deterministic)
         cap = depth or (DET_DEPTH if game.deterministic else NONDET_DEPTH)
-        never = np.zeros(1, dtype=np.int64)
-        best = _search(state, 1, never)
-        if time is None:
-            best = _search(state, cap, never) if cap > 1 else best
-        else:
-            Limit(time=time)  # validates
-            stop = np.zeros(1, dtype=np.int64)
-            with StopTimer(stop, budget(time)):
-                for next_depth in range(2, cap + 1):
-                    found = _search(state, next_depth, stop)
-                    if found is None:
-                        break
-                    best = found
+        best = textbook_deepening(lambda plies, stop: _search(state, plies, stop), cap, time)
         return kernels.decode(best) if best is not None else moves[0]
 
 
