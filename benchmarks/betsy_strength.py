@@ -9,7 +9,8 @@ Both Kingfisher variants by default.
 Players: `baseline`, or `engine` with switches to measure what a part buys:
 `engine-safety` (no Kingfisher safety), `engine-taper` (middle-game values
 throughout), `engine+mobility`, `engine-quiesce` (no quiescence search),
-`engine-tt` (a two-entry transposition table), combinable: `engine-safety-taper`.
+`engine-tt` (a two-entry transposition table), `engine+null` / `engine-null` (with or
+without null-move pruning, whatever the default), combinable: `engine-safety-taper`.
 
     python benchmarks/betsy_strength.py --pairs 20 --time 1.0
     python benchmarks/betsy_strength.py --player engine+mobility --opponent engine --time 0.2
@@ -32,14 +33,16 @@ from aviary.search.alphabeta import Workspace
 
 Player = Callable[[rules.Position, float], rules.Move]
 EVALUATION = {"safety": engine.SAFETY, "taper": engine.TAPER, "mobility": engine.MOBILITY}
-SEARCH = ("quiesce", "tt")
+SEARCH = ("quiesce", "tt", "null")
 
 
 class SwitchedEngine(Engine[rules.Position, rules.Move]):
     """The engine with search parts switched off (for measuring what they buy)."""
 
-    def __init__(self, game: rules.Betsy, features: int, quiesce: bool, tt: bool) -> None:
-        super().__init__(game, engine.BetsySearcher(features), None)
+    def __init__(
+        self, game: rules.Betsy, features: int, quiesce: bool, tt: bool, null: bool
+    ) -> None:
+        super().__init__(game, engine.BetsySearcher(features, null), None)
         self.quiesce, self.tt = quiesce, tt
 
     def workspace(self, state: rules.Position) -> Workspace:
@@ -60,6 +63,7 @@ def make_player(spec: str, game: rules.Betsy) -> Player:
     if not spec.startswith("engine"):
         raise SystemExit(f"unknown player {spec!r}")
     features, search = engine.DEFAULT_FEATURES, dict.fromkeys(SEARCH, True)
+    search["null"] = engine.NULL_MOVE
     for sign, part in re.findall(r"([+-])([a-z]+)", spec[len("engine"):]):
         if part in EVALUATION:
             features = features | EVALUATION[part] if sign == "+" else features & ~EVALUATION[part]
@@ -67,7 +71,7 @@ def make_player(spec: str, game: rules.Betsy) -> Player:
             search[part] = sign == "+"
         else:
             raise SystemExit(f"unknown engine part {part!r} in {spec!r}")
-    player = SwitchedEngine(game, features, search["quiesce"], search["tt"])
+    player = SwitchedEngine(game, features, search["quiesce"], search["tt"], search["null"])
     return lambda position, seconds: player.best_move(position, time=seconds)
 
 

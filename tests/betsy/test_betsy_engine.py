@@ -6,11 +6,15 @@ import pytest
 
 from aviary.errors import NoMoveError
 from aviary.games.betsy import baseline, engine, quick, rules
+from aviary.search import alphabeta
 from aviary.search.clock import Limit
 
 GAMES = {diagonal: rules.Betsy(kingfisher="diagonal" if diagonal else "orthogonal")
          for diagonal in (False, True)}
 ENGINES = {diagonal: engine.make_engine(game) for diagonal, game in GAMES.items()}
+# the engine with null-move pruning switched the other way from the default
+SWITCHED = {diagonal: engine.make_engine(game, null_move=not engine.NULL_MOVE)
+            for diagonal, game in GAMES.items()}
 
 
 def square(name: str) -> int:
@@ -33,9 +37,10 @@ ATTACKED = board_with(d1="K", d8="r", h8="k", a2="P", h2="P", g7="p")
 @pytest.mark.parametrize("diagonal", [False, True])
 def test_engine_takes_a_hanging_kingfisher(diagonal):
     position = rules.parse(HANGING, "w", diagonal)
-    for depth in (1, 4):
-        move = ENGINES[diagonal].best_move(position, depth=depth)
-        assert rules.winner(rules.play(position, move)) == "w"
+    for depth in (1, 4, 7):
+        for player in (ENGINES[diagonal], SWITCHED[diagonal]):  # null move on and off
+            move = player.best_move(position, depth=depth)
+            assert rules.winner(rules.play(position, move)) == "w"
     assert baseline.best_move(position, depth=2) == rules.Move(square("e2"), square("e8"))
     assert quick.best_move(position) == rules.Move(square("e2"), square("e8"))
 
@@ -44,6 +49,8 @@ def test_engine_takes_a_hanging_kingfisher(diagonal):
 def test_engine_saves_its_own_kingfisher(diagonal):
     position = rules.parse(ATTACKED, "w", diagonal)
     for player in (lambda p: ENGINES[diagonal].best_move(p, depth=4),
+                   lambda p: SWITCHED[diagonal].best_move(p, depth=4),
+                   lambda p: SWITCHED[diagonal].best_move(p, depth=7),
                    lambda p: baseline.best_move(p, depth=3), quick.best_move):
         after = rules.play(position, player(position))
         # whatever black replies, white's Kingfisher is still on the board
@@ -52,8 +59,9 @@ def test_engine_saves_its_own_kingfisher(diagonal):
 
 def test_the_engine_sees_a_win_as_a_win():
     position = rules.parse(HANGING, "w")
-    report = list(ENGINES[False].think(position, Limit(depth=3)))[-1]
-    assert report.mate_in == 1
+    for player in (ENGINES[False], SWITCHED[False]):
+        report = list(player.think(position, Limit(depth=3)))[-1]
+        assert report.mate_in == 1
 
 
 def wins_at_once(position: rules.Position) -> bool:
@@ -67,10 +75,31 @@ def test_engine_finds_a_forced_kingfisher_capture_in_3_plies():
     board = board_with(a1="R", e1="K", h8="k", h7="p", h6="P")
     position = rules.parse(board, "w")
     assert not wins_at_once(position)
-    report = list(ENGINES[False].think(position, Limit(depth=5)))[-1]
-    assert report.mate_in == 3
-    after = rules.play(position, report.move)
-    assert all(wins_at_once(rules.play(after, reply)) for reply in rules.legal_moves(after))
+    for player in (ENGINES[False], SWITCHED[False]):  # null move on and off: the same score
+        report = list(player.think(position, Limit(depth=5)))[-1]
+        assert report.mate_in == 3
+        after = rules.play(position, report.move)
+        assert all(wins_at_once(rules.play(after, reply)) for reply in rules.legal_moves(after))
+
+
+def middle_game(seed: int) -> rules.Position:
+    chooser = random.Random(seed)
+    position = rules.start_position()
+    for _ in range(20):
+        position = rules.play(position, chooser.choice(rules.legal_moves(position)))
+    return position
+
+
+@pytest.mark.parametrize("null_move", [False, True])
+def test_null_move_runs_only_when_switched_on_and_cuts_in_a_middle_game(null_move):
+    player = engine.make_engine(GAMES[False], null_move=null_move)
+    position = middle_game(3)
+    assert rules.winner(position) is None
+    reports = list(player.think(position, Limit(depth=7)))
+    assert reports[-1].move in rules.legal_moves(position)
+    ctx = player.workspace(position).ctx
+    assert ctx[alphabeta.NULL] == int(null_move)
+    assert (ctx[alphabeta.NULL_CUTS] > 0) == null_move
 
 
 def test_think_reports_each_depth_with_a_legal_board_and_principal_variation():

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aviary.games.betsy import kernels, rules
-from aviary.search.alphabeta import MATE
+from aviary.search.alphabeta import MATE, PASS
 
 
 def random_walk(plies: int, seed: int, diagonal: bool) -> list[rules.Position]:
@@ -137,3 +137,31 @@ def test_engine_mobility_counts_the_rules_destinations_of_each_piece(seed):
                 kind = abs(int(state[kernels.BOARD + square]))
                 expected = sum(1 for m in moves if m.start == square)
                 assert engine.mobility(state, square, kind) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32))
+def test_a_pass_turns_the_side_and_unmake_restores_the_state_exactly(seed):
+    position = random_position(seed)
+    state = kernels.state_from_position(position)
+    original = state.copy()
+    undo = kernels.make(state, PASS)
+    officers = "NBRQ" if position.player == "w" else "nbrq"
+    if not any(char in officers for char in position.board):
+        assert undo == -1  # only Kingfisher and Parakeets: zugzwang-prone, no pass
+        np.testing.assert_array_equal(state, original)
+        return
+    assert undo >= 0
+    passed = rules.Position(position.board, rules.opponent(position.player), position.diagonal)
+    np.testing.assert_array_equal(state, kernels.state_from_position(passed))
+    assert state[kernels.KEY_SLOT] == kernels.full_key(state) != original[kernels.KEY_SLOT]
+    kernels.unmake(state, PASS, undo)
+    np.testing.assert_array_equal(state, original)
+
+
+def test_no_pass_for_a_side_with_only_its_kingfisher_and_parakeets():
+    board = "K" + "." * 7 + "PP" + "." * 46 + "pppq" + "." * 3 + "k"
+    assert len(board) == 64
+    for player, allowed in (("w", False), ("b", True)):
+        state = kernels.state_from_position(rules.Position(board, player, False))
+        assert (kernels.make(state, PASS) >= 0) == allowed

@@ -13,6 +13,8 @@ Games:
 
 - Tic-tac-toe (`ttt_*`): deterministic, ends in a win, a loss or a draw. State:
   cells 0-8 (+1 X, -1 O, 0 empty), slot 9 the side to move (+1 X). A move is a cell.
+  Its make/unmake also know the search's null move (`alphabeta.PASS`): a mark more
+  never hurts its owner, so the game has no zugzwang and a pass is always allowed.
 - Dice race (`race_*`): two players alternate; the mover picks an action and a
   chance event decides how far the mover advances: STEP +1 for sure, ROLL +0..+3
   evenly, GAMBLE +4 with weight 1 against +0 with weight 2. First to `goal` wins;
@@ -207,14 +209,16 @@ def ttt_generate(state, out, captures_only):
 
 @cfunc(alphabeta.MAKE, cache=True, nogil=True)
 def ttt_make(state, move):
-    state[move] = state[9]
+    if move != alphabeta.PASS:
+        state[move] = state[9]
     state[9] = -state[9]
     return 0
 
 
 @cfunc(alphabeta.UNMAKE, cache=True, nogil=True)
 def ttt_unmake(state, move, undo):
-    state[move] = 0
+    if move != alphabeta.PASS:
+        state[move] = 0
     state[9] = -state[9]
 
 

@@ -30,10 +30,13 @@ class Searcher(Generic[State, Move]):
 
     `chance_bounds` (lowest, highest evaluation) marks a game with chance nodes:
     its states are searched by expectiminimax with those bounds for pruning.
+    `null_move` turns on the alpha-beta's null-move pruning: only for a game whose
+    make/unmake kernels handle `aviary.search.alphabeta.PASS`.
     """
 
     kernels: tuple[Any, ...] = ()
     chance_bounds: tuple[int, int] | None = None
+    null_move: bool = False
 
     def state_array(self, state: State) -> np.ndarray | None:
         """The kernel state of `state`, or None where the kernels do not reach."""
@@ -188,6 +191,8 @@ class Engine(Generic[State, Move]):
         options: dict[str, Any] = {"stop": stop, "history": keys}
         if self.searcher.chance_bounds is not None:
             options["bounds"] = self.searcher.chance_bounds
+        if self.searcher.null_move:
+            options["null_move"] = True
         return options
 
     def _table_report(self, state: State, verdict: Verdict[Move]) -> Report[Move]:

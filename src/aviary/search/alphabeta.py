@@ -26,6 +26,19 @@ The tuple `(generate, make, unmake, evaluate, key, order, terminal)` is a game's
 checked on entering every node, quiescence included, before the transposition
 table and move generation; a side with no legal move loses (-MATE + ply).
 
+Null move (off unless the search is asked for it, `Workspace.new_search(null_move=True)`;
+only for a game whose make and unmake know the pass): at a null-window node at least
+NULL_MIN_DEPTH from the horizon, whose evaluation already reaches beta, the side to move
+passes (`make(state, PASS)`) and the opponent gets a search R = 2 plies shallower (3 from
+depth 7 on); if even that fails high the node is cut. `make(state, PASS)` turns the side
+to move (and the key's side bit) and returns an undo token >= 0, or returns -1 and
+leaves the state untouched where a pass is unsafe (zugzwang-prone material: the game
+says which). Never at the root, twice in a row, after the game is decided (terminal
+comes first) or for a side with no legal move. A null cut counts as a horizon (it is
+not a proof), a mate score from the null search is not trusted (beta is returned), and
+repetitions are looked for only after the last pass on the path: a pass is no move of
+the game, so a position before it does not repeat one after it.
+
 Repetition: the workspace keeps the key of every position on the current path after
 the game's history (`Workspace.set_game_history`); a position (ply > 0) whose key occurs
 earlier on the path or in the history, the same side to move (keys include it), is a
@@ -76,10 +89,14 @@ HISTORY_SIZE = 1 << 20
 CAPTURE_BONUS = 1_000_000
 SEEN_SIZE = 1 << 14  # repetition filter: counts of path and history keys by low bits
 SOLVED = 1023  # depth stored for a result with no horizon below it (valid at any depth)
+PASS = -2  # the null move given to `make`/`unmake` (moves are >= 0, -1 is "no move")
+NULL_MIN_DEPTH = 2  # the shallowest node a null move is tried at
 
 # ctx slots
 NODES, NODE_LIMIT, ABORTED, SELDEPTH, QUIESCE, LMR, TT_HITS, ROOT, HORIZON = range(9)
-CTX_SIZE = 16  # slots from 9 on belong to aviary.search.expectimax
+NULL, NULL_FLOOR, NULL_TRIES, NULL_CUTS = range(16, 20)  # null move: switch, path index
+# of the position after the last pass (repetitions are looked for from there), counters
+CTX_SIZE = 20  # slots 9 to 15 belong to aviary.search.expectimax
 
 # tt columns: key, move, score, depth * 4 + bound
 EXACT, LOWER, UPPER = 1, 2, 3
@@ -105,14 +122,19 @@ class Workspace:
         self.probes = np.zeros((MAX_PLY + 1, max_moves), dtype=np.int64)  # expectimax only
         self._history_keys = np.zeros(0, dtype=np.int64)
 
-    def new_search(self, node_limit: int, quiesce: bool = True, lmr: bool = True) -> None:
-        """Age the history, clear killers and counters, keep the transposition table."""
+    def new_search(
+        self, node_limit: int, quiesce: bool = True, lmr: bool = True, null_move: bool = False
+    ) -> None:
+        """Age the history, clear killers and counters, keep the transposition table.
+
+        `null_move` only for a game whose make/unmake handle PASS (see the module)."""
         np.right_shift(self.history, 3, out=self.history)  # age: // 8, faster
         self.killers[:] = 0
         self.ctx[:] = 0
         self.ctx[NODE_LIMIT] = node_limit
         self.ctx[QUIESCE] = int(quiesce)
         self.ctx[LMR] = int(lmr)
+        self.ctx[NULL] = int(null_move)
         self.ctx[ROOT] = len(self._history_keys)
 
     def set_game_history(self, keys: Iterable[int]) -> None:
@@ -212,11 +234,12 @@ def store_tt(tt, slot, here, move, score, depth, bound, ctx, horizon_before):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def repeated(path, seen, at, here):
-    """Whether key `here` (about to be path[at]) occurs in path[:at] (history and path)."""
+def repeated(path, seen, at, here, floor):
+    """Whether key `here` (about to be path[at]) occurs in path[floor:at] (history and
+    path; `floor` > 0 below a pass)."""
     if seen[here & (SEEN_SIZE - 1)] == 0:
         return False
-    for i in range(at - 1, -1, -1):  # noqa: SIM110 (numba compiles no generators)
+    for i in range(at - 1, floor - 1, -1):  # noqa: SIM110 (numba compiles no generators)
         if path[i] == here:
             return True
     return False
@@ -288,7 +311,7 @@ def negamax(
     pv_length[ply] = ply
     here = key(state)
     at = ctx[ROOT] + ply
-    if ply > 0 and repeated(path, seen, at, here):
+    if ply > 0 and repeated(path, seen, at, here, ctx[NULL_FLOOR]):
         ctx[NODES] += 1
         ctx[HORIZON] += 1  # a draw by this path only: nothing above it counts as solved
         return 0
@@ -319,6 +342,33 @@ def negamax(
     count = generate(state, moves[ply], False)
     if count == 0:
         return -MATE + ply
+    if (
+        ctx[NULL]
+        and ply > 0
+        and beta - alpha <= 1
+        and depth >= NULL_MIN_DEPTH
+        and ctx[NULL_FLOOR] != at  # the move into this node was no pass
+        and beta < MATE // 2
+        and evaluate(state) >= beta
+    ):
+        undo = make(state, PASS)
+        if undo >= 0:
+            ctx[NULL_TRIES] += 1
+            floor = ctx[NULL_FLOOR]
+            ctx[NULL_FLOOR] = at + 1
+            reduced = depth - 3 if depth < 7 else depth - 4
+            score = -negamax(
+                state, reduced, ply + 1, -beta, -beta + 1, ws,
+                generate, make, unmake, evaluate, key, order, terminal,
+            )
+            ctx[NULL_FLOOR] = floor
+            unmake(state, PASS, undo)
+            if ctx[ABORTED]:
+                return 0
+            if score >= beta:
+                ctx[NULL_CUTS] += 1
+                ctx[HORIZON] += 1  # a cut by a pass is no proof: nothing above is solved
+                return beta if score > MATE // 2 else score
     for i in range(count):
         move = moves[ply, i]
         if move == hash_move:

@@ -35,6 +35,7 @@ def iterate(
     aspiration: int = 40,
     quiesce: bool = True,
     lmr: bool = True,
+    null_move: bool = False,
 ) -> Iterator[RawReport]:
     """Yield a `RawReport` after each completed depth until `limit` or a solved position.
 
@@ -42,7 +43,8 @@ def iterate(
     `chance`: then the expectiminimax of `aviary.search.expectimax` runs, its depth
     counting player moves, with Star1 pruning (Star2 with `star2`) when `bounds` =
     (lower, upper) bounds every score the search can meet (evaluations and game
-    results); `aspiration`, `quiesce` and `lmr` concern alpha-beta only.
+    results); `aspiration`, `quiesce`, `lmr` and `null_move` concern alpha-beta only
+    (`null_move` only for a game whose make/unmake handle `alphabeta.PASS`).
     `stop`: the caller's one-element int64 flag; setting `stop[0] = 1` (from any
     thread) cancels the search: the depth under way is thrown away and the
     iterator ends (`workspace.ctx[ABORTED]` is then 1). The time limit runs on a
@@ -67,7 +69,7 @@ def iterate(
     node_limit = limit.nodes if limit.nodes is not None else 2**62
     max_depth = min(limit.depth or alphabeta.MAX_PLY - 1, alphabeta.MAX_PLY - 1)
     workspace.set_game_history(history)
-    workspace.new_search(2**62, quiesce, lmr)
+    workspace.new_search(2**62, quiesce, lmr, null_move)
     # a deadline flag of this search's own: a timer of an abandoned earlier search cannot
     # stop this one; the caller's flag (if any) is only ever read
     timeout = np.zeros(1, dtype=np.int64)

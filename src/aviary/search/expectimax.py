@@ -118,7 +118,7 @@ def search(
         return _from_tt(over, ply)
     here = key(state)
     at = ctx[ROOT] + ply
-    if ply > 0 and repeated(path, seen, at, here):
+    if ply > 0 and repeated(path, seen, at, here, 0):
         ctx[HORIZON] += 1
         return 0
     if depth <= 0 or ply >= MAX_PLY:

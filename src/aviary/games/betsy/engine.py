@@ -8,7 +8,9 @@ Quetzal within two squares of a Kingfisher costs its side, more while the board
 is full. There is no check in Betsy, so a hanging Kingfisher is simply taken: the
 search sees that through the game's end (a captured Kingfisher ends the game, and
 the quiescence search tries Kingfisher captures first), not through a huge
-material term. What each part bought is measured in `benchmarks/betsy_strength.py`
+material term. The search runs with null-move pruning (the kernels' `make` knows the
+pass and refuses it to a side with only its Kingfisher and Parakeets, where having to
+move can lose). What each part bought is measured in `benchmarks/betsy_strength.py`
 and written in the README.
 
 `make_engine(game)` wraps these kernels in the shared anytime engine
@@ -48,6 +50,7 @@ LOST = alphabeta.MATE // 2 - 1  # a side without its Kingfisher (the terminal ke
 # evaluation switches (kernel state slot FEATURES_SLOT), for measuring what each buys
 SAFETY, TAPER, MOBILITY = 1, 2, 4
 DEFAULT_FEATURES = SAFETY | TAPER
+NULL_MOVE = True  # null-move pruning by default: it won games (the README says how many)
 
 
 @njit(cache=True, nogil=True)
@@ -175,12 +178,14 @@ KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order, _terminal)
 
 
 class BetsySearcher(Searcher[rules.Position, rules.Move]):
-    """Betsy positions as kernel arrays (the variant and the evaluation switches travel in it)."""
+    """Betsy positions as kernel arrays (the variant and the evaluation switches travel in
+    it); `null_move` switches the search's null-move pruning (the kernels know the pass)."""
 
     kernels = KERNELS
 
-    def __init__(self, features: int = DEFAULT_FEATURES) -> None:
+    def __init__(self, features: int = DEFAULT_FEATURES, null_move: bool = NULL_MOVE) -> None:
         self.features = features
+        self.null_move = null_move
 
     def state_array(self, state: rules.Position) -> np.ndarray | None:
         return kernels.state_from_position(state, self.features)
@@ -199,10 +204,11 @@ class BetsySearcher(Searcher[rules.Position, rules.Move]):
 
 
 def make_engine(
-    game: rules.Betsy, features: int = DEFAULT_FEATURES
+    game: rules.Betsy, features: int = DEFAULT_FEATURES, null_move: bool = NULL_MOVE
 ) -> Engine[rules.Position, rules.Move]:
-    """The engine for `game` (either Kingfisher variant); `features` switch evaluation terms."""
-    return Engine(game, BetsySearcher(features), quick.best_move)
+    """The engine for `game` (either Kingfisher variant); `features` switch evaluation terms,
+    `null_move` the search's null-move pruning."""
+    return Engine(game, BetsySearcher(features, null_move), quick.best_move)
 
 
 def warmup() -> None:

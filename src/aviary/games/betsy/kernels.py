@@ -11,7 +11,10 @@ them move-for-move and perft-for-perft against `rules.py`.
 Cells: 0 empty, 1..6 Parakeet, Nighthawk, Blue jay, Robin, Quetzal, Kingfisher
 (white positive, black negative). Side: +1 white (moves toward row 8), -1 black.
 Move: `start | end << 10` (a Parakeet reaching the far row always becomes a Quetzal,
-so nothing else needs saying).
+so nothing else needs saying). `make`/`unmake` also take the search's null move
+`PASS` (the side to move turns, nothing else): refused, as the search's contract
+allows, for a side left with only its Kingfisher and Parakeets, where having to move
+can be what loses (zugzwang), so a pass says nothing about the position.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from aviary.games.betsy import rules
-from aviary.search.alphabeta import MATE, NOT_OVER
+from aviary.search.alphabeta import MATE, NOT_OVER, PASS
 
 SIDE_SLOT, KEY_SLOT, DIAGONAL_SLOT, WHITE_KING_SLOT, BLACK_KING_SLOT = 0, 1, 2, 3, 4
 FEATURES_SLOT = 5  # the evaluation's switches (the engine's business; moves ignore it)
@@ -186,8 +189,25 @@ def generate(state, out, captures_only):
 
 
 @njit(cache=True, nogil=True)
+def pass_turn(state):
+    """The null move: 0 once the side to move has turned, -1 (nothing done) for a side
+    with no Nighthawk, Blue jay, Robin or Quetzal."""
+    me = state[SIDE_SLOT]
+    for square in range(64):
+        if NIGHTHAWK <= state[BOARD + square] * me <= QUETZAL:
+            state[SIDE_SLOT] = -me
+            state[KEY_SLOT] ^= ZOBRIST_SIDE
+            return 0
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def make(state, move):
-    """Play `move` in place; returns the undo token (captured cell + 6, promotion bit 16)."""
+    """Play `move` in place; returns the undo token (captured cell + 6, promotion bit 16).
+
+    `PASS`: see `pass_turn`."""
+    if move == PASS:
+        return pass_turn(state)
     me = state[SIDE_SLOT]
     start = move & 1023
     end = (move >> 10) & 1023
@@ -216,6 +236,10 @@ def make(state, move):
 @njit(cache=True, nogil=True)
 def unmake(state, move, undo):
     """Take back `move` given the token `make` returned."""
+    if move == PASS:
+        state[SIDE_SLOT] = -state[SIDE_SLOT]
+        state[KEY_SLOT] ^= ZOBRIST_SIDE
+        return
     me = -state[SIDE_SLOT]
     start = move & 1023
     end = (move >> 10) & 1023
