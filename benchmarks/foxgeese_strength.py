@@ -11,6 +11,7 @@ move limit costs 600 plies, which is what makes the full bar slow.
     python benchmarks/foxgeese_strength.py --pairs 20 --time 1.0
     python benchmarks/foxgeese_strength.py --pairs 4 --time 0.3 --config elephants-shrink
     python benchmarks/foxgeese_strength.py --pairs 20 --time 1.0 --config classic --side f
+    python benchmarks/foxgeese_strength.py --pairs 8 --nodes 40000 --config elephants --side g
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import time
 from collections.abc import Callable
 
 from aviary.games.foxgeese import baseline, engine, rules
+from aviary.search.clock import Limit
 
 Player = Callable[[rules.Position, float, list[rules.Position]], rules.Move]
 CONFIGS = {
@@ -33,10 +35,20 @@ CONFIGS = {
 }
 
 
+NODES: list[int] = []  # set by --nodes: the engine searches that many nodes a move instead
+
+
 def engine_player(position: rules.Position, seconds: float,
                   history: list[rules.Position]) -> rules.Move:
     """The engine, told the game so far (so the search can see repetitions)."""
-    return engine.best_move(position, time=seconds, history=history)
+    if not NODES:
+        return engine.best_move(position, time=seconds, history=history)
+    moves = rules.legal_moves(position)
+    move = moves[0]
+    if len(moves) > 1:  # the deepest depth completed within the node count
+        for report in engine.think(position, Limit(nodes=NODES[0]), history=history):
+            move = report.move
+    return move
 
 
 def baseline_player(position: rules.Position, seconds: float,
@@ -102,10 +114,15 @@ def main() -> int:
     parser.add_argument("--side", choices=("f", "g"), action="append",
                         help="the engine's side(s) to play (default: both, colour-swapped)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--nodes", type=int, metavar="N",
+                        help="the engine searches N nodes a move instead of --time: the games"
+                        " are then deterministic, for paired comparisons of two versions")
     parser.add_argument("--self-play", type=int, default=0, metavar="GAMES",
                         help="instead: the engine against itself in the classic game")
     args = parser.parse_args()
 
+    if args.nodes:
+        NODES.append(args.nodes)
     engine.warmup()
     baseline.warmup()
     if args.self_play:
@@ -143,7 +160,8 @@ def main() -> int:
                            f"  W/D/L {wins}/{draws}/{len(results) - wins - draws}"
                            f"  mean {sum(lengths[side]) / len(results):.0f} plies,"
                            f" {sum(seconds[side]) / len(results):.0f} s a game")
-    print(f"engine vs textbook baseline, {args.time} s/move, {args.pairs} games per side "
+    control = f"engine {args.nodes} nodes/move" if args.nodes else f"{args.time} s/move"
+    print(f"engine vs textbook baseline, {control}, {args.pairs} games per side "
           f"and configuration:")
     print("\n".join(summary))
     print(f"illegal moves: 0 (checked); engine moves over the limit: {overruns}"
