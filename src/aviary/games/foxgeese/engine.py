@@ -12,9 +12,11 @@ The sides are unequal, so the evaluation is written from the foxes' point of vie
   usually be parried, two at once (a fork) cost a goose;
 - the geese's formation: a goose is exposed along a line when both points beside
   it on that line are empty (a fox may come to one and jump to the other), a stray
-  goose has no goose or elephant beside it (fork fodder); geese gain a little for
-  each row they have climbed (the wall pushes the fox upward,
-  where the arms are narrow);
+  goose has no goose or elephant beside it (fork fodder); geese gain for each
+  row they have climbed (the wall pushes the foxes upward, where the arms are
+  narrow), a little in the foxes' searches and five times as much in their own:
+  without that plan the geese of the elephant game held their ground and drew
+  (the two foxes, side by side, cannot be trapped);
 - the elephants' pincer: an elephant with one fox beside it is half-caught.
 
 The game's end (piece counts, move limit) is the terminal kernel's business, and
@@ -70,7 +72,8 @@ THREAT = 30  # per goose the foxes can jump (geese to move: they may parry one)
 FORK = 80  # two or more jumps with the geese to move: one goose is lost
 EXPOSED = 6  # per goose open to a jump along a line
 STRAY = 15  # per goose with no goose or elephant beside it
-CLIMB = 3  # per row a goose has climbed from the bottom
+CLIMB = 3  # per row a goose has climbed from the bottom (the foxes' searches)
+CLIMB_GEESE = 15  # the same in the geese's own searches: their plan is to advance the wall
 HALF_PINCER = 35  # an elephant with one fox beside it
 PRESSURE = 25  # per jump a fox would have after one step
 FORK_NEXT = 120  # a step that would attack two geese at once
@@ -118,6 +121,7 @@ def evaluate(state):
     foxes, geese, elephants, open_ = state[FOXES], state[GEESE], state[ELEPHANTS], state[OPEN]
     empty = open_ & ~(foxes | geese | elephants)
     fox_count = popcount(foxes)
+    climb = CLIMB_GEESE if state[ROOT_SIDE] < 0 else CLIMB
     score = (FOX * fox_count - GOOSE * popcount(geese) - ELEPHANT * popcount(elephants)
              + MATERIAL_OFFSET)
     threats = 0
@@ -141,7 +145,7 @@ def evaluate(state):
                     if later >= 2:
                         score += FORK_NEXT
         elif geese & b:
-            score -= CLIMB * (6 - p // 7)
+            score -= climb * (6 - p // 7)
             # exposed along a line: both neighbours on it empty
             up, down, left, right = NEXT[p, 0], NEXT[p, 1], NEXT[p, 2], NEXT[p, 3]
             if up >= 0 and down >= 0 and empty & bit(up) and empty & bit(down):
