@@ -66,8 +66,8 @@ def play(game: IJK, players: dict[str, Any], start: rules.Position, seconds: flo
     return float(result.winner == 0), moves
 
 
-def weights(text: str) -> engine.Weights:
-    """`fill=16,merge=2` -> the engine's default weights with those changed."""
+def weights(text: str) -> dict[str, int]:
+    """`fill=16,merge=2` -> the weights to change from the engine's defaults for the mode."""
     changes: dict[str, int] = {}
     for part in filter(None, text.split(",")):
         name, _, value = part.partition("=")
@@ -75,7 +75,7 @@ def weights(text: str) -> engine.Weights:
             raise argparse.ArgumentTypeError(
                 f"{part!r}: expected NAME=INTEGER, NAME one of {', '.join(engine.Weights._fields)}")
         changes[name] = int(value)
-    return engine.DEFAULT._replace(**changes)
+    return changes
 
 
 def elo(score: float, games: int) -> tuple[float, float, float]:
@@ -99,11 +99,11 @@ def main() -> int:
     parser.add_argument("--max-moves", type=int, default=5000,
                         help="a game still going after this many moves counts as a draw")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--weights", type=weights, default=engine.DEFAULT,
+    parser.add_argument("--weights", type=weights, default={},
                         help="the engine's evaluation weights changed, e.g. fill=16,merge=2")
     parser.add_argument("--opponent", choices=("baseline", "engine"), default="baseline",
                         help="the textbook baseline, or the engine with --opponent-weights")
-    parser.add_argument("--opponent-weights", type=weights, default=engine.DEFAULT)
+    parser.add_argument("--opponent-weights", type=weights, default={})
     parser.add_argument("--next-depth-share", type=float, default=None,
                         help="the engine starts no new depth after this share of its time "
                         "(default: the engine's own; 1.0 searches to the deadline)")
@@ -111,9 +111,12 @@ def main() -> int:
                         help="the engine searches on after its root score is a certain win")
     args = parser.parse_args()
     game = IJK(variant=args.variant, mode=args.mode)
-    ours = engine.make_engine(game, args.weights)
+    defaults = engine.default_weights(game.deterministic)
+    ours_weights = defaults._replace(**args.weights)
+    their_weights = defaults._replace(**args.opponent_weights)
+    ours = engine.make_engine(game, ours_weights)
     textbook = (baseline.make_engine(game) if args.opponent == "baseline" else
-                engine.make_engine(game, args.opponent_weights))
+                engine.make_engine(game, their_weights))
     if args.next_depth_share is not None:
         ours.next_depth_share = args.next_depth_share
     searcher = ours.searcher
@@ -121,10 +124,10 @@ def main() -> int:
     searcher.stop_when_decided = not args.search_decided
     ours.warmup()
     textbook.warmup()
-    print(f"engine {dict(args.weights._asdict())} (next depth within "
+    print(f"engine {dict(ours_weights._asdict())} (next depth within "
           f"{ours.next_depth_share:g} of the time, stops when decided: "
           f"{searcher.stop_when_decided}) against {args.opponent}"
-          + (f" {dict(args.opponent_weights._asdict())}" if args.opponent == "engine" else ""),
+          + (f" {dict(their_weights._asdict())}" if args.opponent == "engine" else ""),
           flush=True)
     slowest = {"engine": 0.0, "opponent": 0.0}
     score = 0.0

@@ -27,7 +27,7 @@ from numba import cfunc, njit
 
 from aviary.games.engine import Engine, Report, Searcher
 from aviary.games.ijk import kernels, quick, rules
-from aviary.games.ijk.kernels import MATE, N_SLOT, NOT_OVER, SIDE
+from aviary.games.ijk.kernels import DET_SLOT, MATE, N_SLOT, NOT_OVER, SIDE
 from aviary.search import alphabeta, expectimax
 from aviary.search.clock import Limit
 
@@ -40,11 +40,18 @@ class Weights(NamedTuple):
 
     highest: int = 4  # times 2**level of each side's highest letter (on top of material)
     threat: int = 3  # times 2**level the biggest capture of the side to move makes
-    fill: int = 0  # per occupied cell, for the side whose highest letter leads
+    fill: int = 0  # per occupied cell, for the side whose highest letter leads ...
+    margin: int = 1  # ... by at least this many letters
     merge: int = 0  # times 2**level of each side's biggest merge of its own tiles
 
 
-DEFAULT = Weights()
+DET = Weights(fill=16, margin=3)  # what the strength benchmark kept (docs/games/ijk.md)
+NONDET = Weights()  # filling the board lost games with random tiles: no fill part
+
+
+def default_weights(deterministic: bool) -> Weights:
+    """The engine's weights for a mode (each measured by games, docs/games/ijk.md)."""
+    return DET if deterministic else NONDET
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -65,7 +72,7 @@ def _merge(waiting, value):
 
 @njit(cache=True, nogil=True)
 def evaluate_with(state, weights):
-    highest_weight, threat_weight, fill_weight, merge_weight = weights
+    highest_weight, threat_weight, fill_weight, margin, merge_weight = weights
     base = kernels.frame(state)
     n = state[N_SLOT]
     side = state[base + SIDE]
@@ -104,7 +111,7 @@ def evaluate_with(state, weights):
                 merge_upper = max(merge_upper, made)
                 merge_lower = max(merge_lower, -made)
                 previous_col = value
-    lead = (upper > lower) - (upper < lower)
+    lead = (upper >= lower + margin) - (lower >= upper + margin)
     score = material + highest_weight * ((1 << upper) - (1 << lower))
     score += fill_weight * lead * (n * n - empty)
     if merge_weight:
@@ -114,13 +121,14 @@ def evaluate_with(state, weights):
     return max(-EVAL_LIMIT, min(EVAL_LIMIT, score))
 
 
-_DEFAULT = tuple(DEFAULT)  # a plain tuple: numba freezes it into the cached evaluation
+_DET = tuple(DET)  # plain tuples: numba freezes them into the cached evaluation
+_NONDET = tuple(NONDET)
 
 
 @njit(cache=True, nogil=True)
 def evaluate(state):
-    """The evaluation with the engine's weights, for the side to move."""
-    return evaluate_with(state, _DEFAULT)
+    """The evaluation with the engine's weights for the state's mode, for the side to move."""
+    return evaluate_with(state, _DET if state[DET_SLOT] else _NONDET)
 
 
 @njit(cache=True, nogil=True)
@@ -196,11 +204,11 @@ def _weighted(weights: Weights) -> Any:
 class IJKSearcher(Searcher[rules.Position, rules.Move]):
     """IJK positions as kernel arrays for one game's variant and mode."""
 
-    def __init__(self, game: rules.IJK, weights: Weights = DEFAULT) -> None:
+    def __init__(self, game: rules.IJK, weights: Weights | None = None) -> None:
         self.game = game
-        self.weights = weights
+        self.weights = weights = weights or default_weights(game.deterministic)
         chosen = KERNELS if game.deterministic else CHANCE_KERNELS
-        if weights != DEFAULT:
+        if weights != default_weights(game.deterministic):
             chosen = chosen[:3] + (_weighted(weights),) + chosen[4:]
         self.kernels = chosen
         if not game.deterministic:
@@ -229,7 +237,7 @@ class IJKSearcher(Searcher[rules.Position, rules.Move]):
         return (self.game.variant, self.game.deterministic), kernels.CELLS
 
 
-def make_engine(game: rules.IJK, weights: Weights = DEFAULT
+def make_engine(game: rules.IJK, weights: Weights | None = None
                 ) -> Engine[rules.Position, rules.Move]:
     """The engine for `game` (its variant and mode); other `weights` for tuning runs."""
     return Engine(game, IJKSearcher(game, weights), quick.best_move)
