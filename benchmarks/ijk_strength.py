@@ -24,6 +24,7 @@ import sys
 import time
 from typing import Any
 
+from aviary.games.engine import Engine
 from aviary.games.ijk import baseline, engine, rules
 from aviary.games.ijk.rules import IJK
 
@@ -107,6 +108,8 @@ def main() -> int:
     parser.add_argument("--next-depth-share", type=float, default=None,
                         help="the engine starts no new depth after this share of its time "
                         "(default: the engine's own; 1.0 searches to the deadline)")
+    parser.add_argument("--opponent-next-depth-share", type=float, default=None,
+                        help="the same for --opponent engine")
     parser.add_argument("--search-decided", action="store_true",
                         help="the engine searches on after its root score is a certain win")
     args = parser.parse_args()
@@ -119,6 +122,8 @@ def main() -> int:
                 engine.make_engine(game, their_weights))
     if args.next_depth_share is not None:
         ours.next_depth_share = args.next_depth_share
+    if args.opponent_next_depth_share is not None and isinstance(textbook, Engine):
+        textbook.next_depth_share = args.opponent_next_depth_share
     searcher = ours.searcher
     assert isinstance(searcher, engine.IJKSearcher)
     searcher.stop_when_decided = not args.search_decided
@@ -127,7 +132,8 @@ def main() -> int:
     print(f"engine {dict(ours_weights._asdict())} (next depth within "
           f"{ours.next_depth_share:g} of the time, stops when decided: "
           f"{searcher.stop_when_decided}) against {args.opponent}"
-          + (f" {dict(their_weights._asdict())}" if args.opponent == "engine" else ""),
+          + (f" {dict(their_weights._asdict())} (next depth within "
+             f"{textbook.next_depth_share:g})" if isinstance(textbook, Engine) else ""),
           flush=True)
     slowest = {"engine": 0.0, "opponent": 0.0}
     score = 0.0
