@@ -5,14 +5,18 @@ function of the board): the alpha-beta core searches it with its transposition
 table. Non-deterministic mode adds the chance kernel, and the same core runs
 expectiminimax with Star1/Star2 pruning between `chance_bounds`.
 
-Evaluation (from the side to move; weights set by hand and checked, not tuned, by
-`benchmarks/ijk_strength.py`: there was no time for tuning runs of games this long):
+Evaluation (from the side to move; `Weights`, one set per mode, chosen by games
+of `benchmarks/ijk_strength.py`, figures in docs/games/ijk.md):
 - the course variant is won by the higher highest letter, so each side's highest
-  letter counts steeply (HIGHEST * 2**level);
+  letter counts steeply (highest * 2**level);
 - material: every tile is worth 2**level (the A-tiles it took to build it);
 - threats: two equal letters of opposite cases that meet when the board slides
   (adjacent in a row or column, only empty cells between) are a capture for the
-  side to move, who merges them into its own case; the biggest one counts.
+  side to move, who merges them into its own case; the biggest one counts;
+- fill (det): a full board ends the game, so every occupied cell counts for the
+  side whose highest letter leads by `margin` letters (the leader closes the
+  board, the side behind keeps it open);
+- merge (off: not tried by games): each side's biggest merge of its own tiles.
 In the non-deterministic mode game results are scored +-WIN, just above every
 evaluation, so that the bounds Star1/Star2 prune with are tight.
 """
@@ -72,6 +76,7 @@ def _merge(waiting, value):
 
 @njit(cache=True, nogil=True)
 def evaluate_with(state, weights):
+    """The evaluation for the side to move with `weights` (a plain tuple in `Weights` order)."""
     highest_weight, threat_weight, fill_weight, margin, merge_weight = weights
     base = kernels.frame(state)
     n = state[N_SLOT]
@@ -242,8 +247,8 @@ def make_engine(game: rules.IJK, weights: Weights | None = None
     """The engine for `game` (its variant and mode); other `weights` for tuning runs.
 
     It searches until the deadline: stopping once 45% of the time had gone (the
-    generic engine's guess that the next depth would not finish) lost 1.5/10
-    games to this engine at 0.05 s a move (docs/games/ijk.md). It still stops
+    generic engine's guess that the next depth would not finish) scored 3/12
+    against this engine at 0.05 s a move (docs/games/ijk.md). It still stops
     when the result is decided (`IJKSearcher.decided`, proven `det` results).
     """
     made = Engine(game, IJKSearcher(game, weights), quick.best_move)
