@@ -160,8 +160,10 @@ def main() -> int:
             draws += result == 0.5
             losses += result == 0
             print(f"pair {pair + 1:>3} engine {engine_side}: {result:.1f} in {moves} moves, "
-                  f"{time.monotonic() - game_started:.0f} s (running {score:.1f}/{games})",
-                  flush=True)
+                  f"{time.monotonic() - game_started:.0f} s, slowest move "
+                  f"{times[engine_side]:.3f} s, {args.opponent} "
+                  f"{times[rules.opponent(engine_side)]:.3f} s, load "
+                  f"{os.getloadavg()[0]:.1f} (running {score:.1f}/{games})", flush=True)
     rating, low, high = elo(score, games)
     shown = (f"Elo > {low:+.0f} (95%; every game won)" if score == games else
              f"Elo {rating:+.0f} [{low:+.0f}, {high:+.0f}] (95%)")
