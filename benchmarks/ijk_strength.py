@@ -47,7 +47,8 @@ def play(game: IJK, players: dict[str, Any], start: rules.Position, seconds: flo
          chance_seed: int, max_moves: int, slowest: dict[str, float]) -> tuple[float, int]:
     """The score of the `+` player (1, 0.5, 0) and the number of moves played.
 
-    `slowest[side]` keeps the longest time a move of that side took (the deadline check).
+    `slowest[side]` keeps the longest time a move of that side took and
+    `slowest[side + " over"]` counts its moves over `seconds` (overruns).
     """
     rng = random.Random(chance_seed)
     position = start
@@ -58,7 +59,9 @@ def play(game: IJK, players: dict[str, Any], start: rules.Position, seconds: flo
             continue
         asked = time.monotonic()
         move = players[position.player].best_move(position, time=seconds)
-        slowest[position.player] = max(slowest[position.player], time.monotonic() - asked)
+        took = time.monotonic() - asked
+        slowest[position.player] = max(slowest[position.player], took)
+        slowest[position.player + " over"] += took > seconds
         position = game.play(position, move)
         moves += 1
     result = game.outcome(position)
@@ -136,6 +139,7 @@ def main() -> int:
              f"{textbook.next_depth_share:g})" if isinstance(textbook, Engine) else ""),
           flush=True)
     slowest = {"engine": 0.0, "opponent": 0.0}
+    overruns = 0
     score = 0.0
     games = 0
     lengths = []
@@ -146,11 +150,12 @@ def main() -> int:
         start = opening(game, seed, args.opening_plies + pair % 5)
         for engine_side in ("+", "-"):
             players: dict[str, Any] = {engine_side: ours, rules.opponent(engine_side): textbook}
-            times = {"+": 0.0, "-": 0.0}
+            times = {"+": 0.0, "-": 0.0, "+ over": 0.0, "- over": 0.0}
             game_started = time.monotonic()
             plus_score, moves = play(game, players, start, args.seconds, seed, args.max_moves,
                                      times)
             slowest["engine"] = max(slowest["engine"], times[engine_side])
+            overruns += int(times[engine_side + " over"])
             slowest["opponent"] = max(slowest["opponent"], times[rules.opponent(engine_side)])
             result = plus_score if engine_side == "+" else 1 - plus_score
             score += result
@@ -161,8 +166,8 @@ def main() -> int:
             losses += result == 0
             print(f"pair {pair + 1:>3} engine {engine_side}: {result:.1f} in {moves} moves, "
                   f"{time.monotonic() - game_started:.0f} s, slowest move "
-                  f"{times[engine_side]:.3f} s, {args.opponent} "
-                  f"{times[rules.opponent(engine_side)]:.3f} s, load "
+                  f"{times[engine_side]:.3f} s ({times[engine_side + ' over']:.0f} over "
+                  f"the limit), {args.opponent} {times[rules.opponent(engine_side)]:.3f} s, load "
                   f"{os.getloadavg()[0]:.1f} (running {score:.1f}/{games})", flush=True)
     rating, low, high = elo(score, games)
     shown = (f"Elo > {low:+.0f} (95%; every game won)" if score == games else
@@ -172,7 +177,7 @@ def main() -> int:
           f"{shown}, "
           f"moves per game {min(lengths)}-{max(lengths)} (median "
           f"{statistics.median(lengths):g}), {(time.monotonic() - started) / 60:.1f} min; "
-          f"slowest move: engine {slowest['engine']:.3f} s, "
+          f"slowest move: engine {slowest['engine']:.3f} s ({overruns} over the limit), "
           f"{args.opponent} {slowest['opponent']:.3f} s; load {os.getloadavg()[0]:.1f}")
     return 0
 
