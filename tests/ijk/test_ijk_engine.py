@@ -130,3 +130,62 @@ def test_a_capture_at_hand_counts_for_the_side_to_move():
     assert leaf(game, rules.parse(board, "-")) > 0
     apart = "C....." + ".c...." + "......" * 4  # not in one row or column: no capture
     assert leaf(game, rules.parse(apart, "+")) == 0 == leaf(game, rules.parse(apart, "-"))
+
+
+def test_the_fill_part_rewards_the_leader_for_every_occupied_cell():
+    game = IJK()
+    position = rules.parse("DB.b.." + "A....." + "......" * 4, "-")  # + leads, D against b
+    state = kernels.state_from_position(position, game.variant, game.deterministic)
+    plain = engine.evaluate_with(state, tuple(engine.DET._replace(fill=0)))
+    filling = engine.evaluate_with(state, tuple(engine.DET._replace(fill=16, margin=1)))
+    assert filling - plain == -16 * 4  # four tiles, seen by -, the side behind
+    # a lead of two letters (D against b) is below a margin of three: no fill part
+    assert engine.evaluate_with(state, tuple(engine.DET._replace(fill=16, margin=3))) == plain
+    equal = kernels.state_from_position(rules.parse("B.b..." + "......" * 5, "+"), "course", True)
+    assert (engine.evaluate_with(equal, tuple(engine.DET._replace(fill=16, margin=1)))
+            == engine.evaluate_with(equal, tuple(engine.DET._replace(fill=0))))
+
+
+@pytest.mark.parametrize("mode", ["det", "nondet"])
+def test_the_cached_evaluation_uses_the_weights_of_the_mode(mode):
+    game = IJK(mode=mode)
+    position = rules.parse("E.b..." + "A..a.." + "B" * 12 + "......" * 2, "+")  # + leads by 3
+    state = kernels.state_from_position(position, game.variant, game.deterministic)
+    weights = engine.default_weights(game.deterministic)
+    assert engine.evaluate(state) == engine.evaluate_with(state, tuple(weights))
+    other = engine.NONDET if game.deterministic else engine.DET
+    assert engine.evaluate(state) != engine.evaluate_with(state, tuple(other))
+
+
+def test_the_merge_part_counts_each_sides_biggest_merge_of_its_own_tiles():
+    game = IJK()
+    position = rules.parse("C..C.." + "a.a..." + "......" * 4, "+")  # C C -> D, a a -> b
+    state = kernels.state_from_position(position, game.variant, game.deterministic)
+    plain = engine.evaluate_with(state, tuple(engine.DET._replace(merge=0)))
+    merging = engine.evaluate_with(state, tuple(engine.DET._replace(merge=2)))
+    assert merging - plain == 2 * (2**4 - 2**2)
+
+
+def test_an_engine_with_other_weights_searches_with_them():
+    game = IJK(mode="det")
+    position = middle_game(game, 60, 3)
+    weights = engine.DET._replace(fill=50, merge=3)
+    searcher = engine.IJKSearcher(game, weights)
+    state = searcher.state_array(position)
+    reports = list(iterate(state, searcher.kernels, Workspace(kernels.CELLS), Limit(depth=1)))
+    best = max(
+        -engine.evaluate_with(kernels.state_from_position(
+            game.play(position, move), game.variant, game.deterministic), tuple(weights))
+        for move in game.legal_moves(position)
+        if game.outcome(game.play(position, move)) is None)
+    assert reports[-1].score == best
+
+
+def test_a_chance_search_is_decided_at_a_certain_win_only():
+    nondet = engine.IJKSearcher(IJK(mode="nondet"))
+    assert nondet.decided(engine.WIN)
+    assert not nondet.decided(engine.WIN - 1) and not nondet.decided(-engine.WIN)
+    assert not engine.IJKSearcher(IJK(mode="det")).decided(engine.WIN)
+    game = IJK(mode="nondet")
+    reports = list(engine.make_engine(game).think(winning_position(), Limit(depth=3)))
+    assert nondet.decided(reports[0].score)  # J J -> K: won whatever tile comes

@@ -54,6 +54,11 @@ class Searcher(Generic[State, Move]):
         """The Zobrist key the kernels give `state` (None: the game has no repetitions)."""
         return None
 
+    def decided(self, score: int) -> bool:
+        """True when a root `score` is a result no deeper search can change (alpha-beta's
+        proven wins and losses already end the iterations; a chance game says its own)."""
+        return False
+
     def kernel_moves(self, state: State) -> list[Move] | None:
         """The kernels' legal moves of `state` as rules moves (None where they do not reach).
 
@@ -112,7 +117,14 @@ class MovePlayer(Generic[State, Move]):
 
 
 class Engine(Generic[State, Move]):
-    """Any game's anytime engine: `think` yields a `Report` per depth, `best_move` one move."""
+    """Any game's anytime engine: `think` yields a `Report` per depth, `best_move` one move.
+
+    `next_depth_share`: under a time limit, `best_move` starts no new depth once this
+    share of the time has gone (the next depth would most likely be cut and thrown
+    away); 1.0 searches until the deadline.
+    """
+
+    next_depth_share = 0.45
 
     def __init__(
         self,
@@ -228,7 +240,8 @@ class Engine(Generic[State, Move]):
     ) -> Move:
         """The move within `time` seconds and/or to `depth` plies (neither: 1 s).
 
-        With a time limit it stops early once another depth is unlikely to finish.
+        With a time limit it stops early once another depth is unlikely to finish, and
+        at any limit once the searcher calls the score decided.
         Raises NoMoveError when the mover has no legal move.
         """
         started = clock.monotonic()
@@ -244,6 +257,8 @@ class Engine(Generic[State, Move]):
         limit = Limit(time=None if time is None else max(budget(time) - spent, 0.001), depth=depth)
         for report in self.think(state, limit, stop=stop, history=history, tables=tables):
             move = report.move
-            if time is not None and clock.monotonic() - started > 0.45 * time:
+            if self.searcher.decided(report.score):
+                break
+            if time is not None and clock.monotonic() - started > self.next_depth_share * time:
                 break
         return move
