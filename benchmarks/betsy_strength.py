@@ -19,7 +19,6 @@ without null-move pruning, whatever the default), combinable: `engine-safety-tap
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import re
 import sys
@@ -30,6 +29,7 @@ from typing import Any
 from aviary.games.betsy import baseline, engine, kernels, rules
 from aviary.games.engine import Engine
 from aviary.search.alphabeta import Workspace
+from strength_stats import elo_interval
 
 Player = Callable[[rules.Position, float], rules.Move]
 EVALUATION = {"safety": engine.SAFETY, "taper": engine.TAPER, "mobility": engine.MOBILITY}
@@ -101,27 +101,6 @@ def play_game(
             raise SystemExit(f"illegal move {move} in {position}")
         position = rules.play(position, move)
     return 0.5, max_plies, slowest, "ply limit"
-
-
-def elo(score: float) -> float:
-    """Elo difference for an expected score; +-inf at a perfect score either way."""
-    if score >= 1:
-        return math.inf
-    if score <= 0:
-        return -math.inf
-    return -400 * math.log10(1 / score - 1)
-
-
-def elo_interval(results: list[float]) -> tuple[float, float, float]:
-    """Elo of the mean score with a 95% interval from the per-game (trinomial) variance."""
-    games = len(results)
-    mean = sum(results) / games
-    if mean in (0.0, 1.0):  # no variance to estimate: exact (Clopper-Pearson) bound instead
-        bound = 0.025 ** (1 / games)
-        return (elo(1.0), elo(bound), elo(1.0)) if mean else (elo(0.0), elo(0.0), elo(1 - bound))
-    variance = sum((r - mean) ** 2 for r in results) / max(games - 1, 1)
-    margin = 1.96 * math.sqrt(variance / games)
-    return elo(mean), elo(mean - margin), elo(mean + margin)
 
 
 def match(args: argparse.Namespace, diagonal: bool) -> None:

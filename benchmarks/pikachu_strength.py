@@ -11,13 +11,13 @@ than --max-plies is a draw.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
 from collections.abc import Callable
 
 from aviary.games.pikachu import baseline, engine, rules
+from strength_stats import elo_interval
 
 Player = Callable[[rules.Position, float], rules.Move]
 
@@ -60,27 +60,6 @@ def play_game(
     rows = [position.board[r * position.n : (r + 1) * position.n] for r in range(position.n)]
     print("drawn by the ply limit; final position:", *rows, sep="\n    ", flush=True)
     return 0.5, max_plies, slowest
-
-
-def elo(score: float) -> float:
-    """Elo difference for an expected score; +-inf at a perfect score either way."""
-    if score >= 1:
-        return math.inf
-    if score <= 0:
-        return -math.inf
-    return -400 * math.log10(1 / score - 1)
-
-
-def elo_interval(results: list[float]) -> tuple[float, float, float]:
-    """Elo of the mean score with a 95% interval from the per-game (trinomial) variance."""
-    games = len(results)
-    mean = sum(results) / games
-    if mean in (0.0, 1.0):  # no variance to estimate: exact (Clopper-Pearson) bound instead
-        bound = 0.025 ** (1 / games)
-        return (elo(1.0), elo(bound), elo(1.0)) if mean else (elo(0.0), elo(0.0), elo(1 - bound))
-    variance = sum((r - mean) ** 2 for r in results) / max(games - 1, 1)
-    margin = 1.96 * math.sqrt(variance / games)
-    return elo(mean), elo(mean - margin), elo(mean + margin)
 
 
 def main() -> int:
