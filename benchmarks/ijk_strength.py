@@ -11,12 +11,24 @@ thousands of moves, so on a shared machine run it smaller and say what you ran.
 
     python benchmarks/ijk_strength.py --mode det --pairs 20 --seconds 1
     python benchmarks/ijk_strength.py --mode nondet --pairs 50 --seconds 1
+
+A full 1 s run is hours long, so it can be played in parts, on several cores or in
+several sittings: `--first-pair K` plays pairs K.. (the same openings and tiles as
+in one long run) and `--log FILE` appends one JSON line per game: its result,
+the settings and a fingerprint of the aviary code that played it. `--summarize
+FILE...` adds the parts up; it refuses parts with other settings or other code,
+and a pair played twice.
+
+    python benchmarks/ijk_strength.py --mode det --pairs 10 --log a.jsonl
+    python benchmarks/ijk_strength.py --mode det --pairs 10 --first-pair 10 --log b.jsonl
+    python benchmarks/ijk_strength.py --summarize a.jsonl b.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import hashlib
+import json
 import os
 import random
 import statistics
@@ -27,6 +39,7 @@ from typing import Any
 from aviary.games.engine import Engine
 from aviary.games.ijk import baseline, engine, rules
 from aviary.games.ijk.rules import IJK
+from strength_stats import elo_interval
 
 
 def opening(game: IJK, seed: int, plies: int) -> rules.Position:
@@ -82,15 +95,67 @@ def weights(text: str) -> dict[str, int]:
     return changes
 
 
-def elo(score: float, games: int) -> tuple[float, float, float]:
-    """Elo difference with a 95% interval (normal approximation on the score)."""
-    def rating(p: float) -> float:
-        p = min(max(p, 0.5 / games), 1 - 0.5 / games)  # all wins: a finite lower figure
-        return -400 * math.log10(1 / p - 1)
+def code_fingerprint() -> str:
+    """A hash of every aviary source file this process has loaded: the code that played."""
+    digest = hashlib.sha256()
+    for name in sorted(n for n in sys.modules if n == "aviary" or n.startswith("aviary.")):
+        path = getattr(sys.modules[name], "__file__", None)
+        if path and path.endswith(".py"):
+            digest.update(name.encode())
+            with open(path, "rb") as source:
+                digest.update(source.read())
+    return digest.hexdigest()[:16]
 
-    p = score / games
-    spread = 1.96 * math.sqrt(max(p * (1 - p), 0.25 / games) / games)
-    return rating(p), rating(p - spread), rating(p + spread)
+
+def summarize(games: list[dict[str, Any]]) -> str:
+    """The match's line: score, Elo with its 95% interval, lengths and slowest moves."""
+    results = [game["result"] for game in games]
+    count, score = len(results), sum(results)
+    rating, low, high = elo_interval(results)
+    shown = (f"Elo > {low:+.0f} (95%; every game won)" if score == count else
+             f"Elo {rating:+.0f} [{low:+.0f}, {high:+.0f}] (95%)")
+    lengths = [game["moves"] for game in games]
+    settings = games[0]["settings"]
+    return (f"{settings['variant']} {settings['mode']}, {settings['seconds']:g} s a move, "
+            f"{count} games: engine {score:.1f}/{count} = {100 * score / count:.1f}% "
+            f"(+{results.count(1.0)} ={results.count(0.5)} -{results.count(0.0)}), {shown}, "
+            f"moves per game {min(lengths)}-{max(lengths)} (median "
+            f"{statistics.median(lengths):g}), {sum(g['minutes'] for g in games):.1f} min "
+            f"of play; slowest move: engine {max(g['engine_slowest'] for g in games):.3f} s "
+            f"({sum(g['engine_over'] for g in games)} over the limit), "
+            f"{settings['opponent']} {max(g['opponent_slowest'] for g in games):.3f} s; "
+            f"load {min(g['load'] for g in games):.1f}-{max(g['load'] for g in games):.1f}")
+
+
+def summarize_logs(paths: list[str]) -> int:
+    """`--summarize`: one match from the logs of its parts, or one line saying why not."""
+    games: list[dict[str, Any]] = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as log:
+                games += [json.loads(line) for line in log if line.strip()]
+        except (OSError, ValueError) as error:
+            print(f"ijk_strength: {path}: {error}", file=sys.stderr)
+            return 2
+    if not games:
+        print("ijk_strength: the logs hold no game", file=sys.stderr)
+        return 2
+    for key in ("settings", "code"):
+        kinds = {json.dumps(game[key], sort_keys=True) for game in games}
+        if len(kinds) > 1:
+            print(f"ijk_strength: the logs mix games of different {key}: {sorted(kinds)}",
+                  file=sys.stderr)
+            return 2
+    played = [(game["pair"], game["engine_side"]) for game in games]
+    twice = sorted({p for p in played if played.count(p) > 1})
+    if twice:
+        print(f"ijk_strength: games played twice (pair, engine side): {twice}", file=sys.stderr)
+        return 2
+    pairs = sorted({game["pair"] for game in games})
+    print(f"{len(paths)} log(s), code {games[0]['code']}, pairs {pairs[0] + 1}-{pairs[-1] + 1}"
+          f" ({len(pairs)} pairs), settings {games[0]['settings']}")
+    print(summarize(games))
+    return 0
 
 
 def main() -> int:
@@ -115,7 +180,14 @@ def main() -> int:
                         help="the same for --opponent engine")
     parser.add_argument("--search-decided", action="store_true",
                         help="the engine searches on after its root score is a certain win")
+    parser.add_argument("--first-pair", type=int, default=0,
+                        help="play pairs FIRST_PAIR.. (0-based; the openings of one long run)")
+    parser.add_argument("--log", help="append one JSON line per game to this file")
+    parser.add_argument("--summarize", nargs="+", metavar="LOG",
+                        help="add up the games of these logs and play nothing")
     args = parser.parse_args()
+    if args.summarize:
+        return summarize_logs(args.summarize)
     game = IJK(variant=args.variant, mode=args.mode)
     defaults = engine.default_weights(game.deterministic)
     ours_weights = defaults._replace(**args.weights)
@@ -138,14 +210,19 @@ def main() -> int:
           + (f" {dict(their_weights._asdict())} (next depth within "
              f"{textbook.next_depth_share:g})" if isinstance(textbook, Engine) else ""),
           flush=True)
-    slowest = {"engine": 0.0, "opponent": 0.0}
-    overruns = 0
-    score = 0.0
-    games = 0
-    lengths = []
-    wins = draws = losses = 0
-    started = time.monotonic()
-    for pair in range(args.pairs):
+    settings = {"mode": args.mode, "variant": args.variant, "seconds": args.seconds,
+                "seed": args.seed, "opening_plies": args.opening_plies,
+                "max_moves": args.max_moves, "opponent": args.opponent,
+                "weights": dict(ours_weights._asdict()),
+                "opponent_weights": (dict(their_weights._asdict())
+                                     if args.opponent == "engine" else None),
+                "next_depth_share": ours.next_depth_share,
+                "opponent_next_depth_share": getattr(textbook, "next_depth_share", None),
+                "stops_when_decided": searcher.stop_when_decided}
+    code = code_fingerprint()
+    print(f"code {code}", flush=True)
+    games: list[dict[str, Any]] = []
+    for pair in range(args.first_pair, args.first_pair + args.pairs):
         seed = args.seed * 1000 + pair
         start = opening(game, seed, args.opening_plies + pair % 5)
         for engine_side in ("+", "-"):
@@ -154,31 +231,27 @@ def main() -> int:
             game_started = time.monotonic()
             plus_score, moves = play(game, players, start, args.seconds, seed, args.max_moves,
                                      times)
-            slowest["engine"] = max(slowest["engine"], times[engine_side])
-            overruns += int(times[engine_side + " over"])
-            slowest["opponent"] = max(slowest["opponent"], times[rules.opponent(engine_side)])
-            result = plus_score if engine_side == "+" else 1 - plus_score
-            score += result
-            games += 1
-            lengths.append(moves)
-            wins += result == 1
-            draws += result == 0.5
-            losses += result == 0
-            print(f"pair {pair + 1:>3} engine {engine_side}: {result:.1f} in {moves} moves, "
-                  f"{time.monotonic() - game_started:.0f} s, slowest move "
-                  f"{times[engine_side]:.3f} s ({times[engine_side + ' over']:.0f} over "
-                  f"the limit), {args.opponent} {times[rules.opponent(engine_side)]:.3f} s, load "
-                  f"{os.getloadavg()[0]:.1f} (running {score:.1f}/{games})", flush=True)
-    rating, low, high = elo(score, games)
-    shown = (f"Elo > {low:+.0f} (95%; every game won)" if score == games else
-             f"Elo {rating:+.0f} [{low:+.0f}, {high:+.0f}] (95%)")
-    print(f"\n{args.variant} {args.mode}, {args.seconds:g} s a move, {games} games: engine "
-          f"{score:.1f}/{games} = {100 * score / games:.1f}% (+{wins} ={draws} -{losses}), "
-          f"{shown}, "
-          f"moves per game {min(lengths)}-{max(lengths)} (median "
-          f"{statistics.median(lengths):g}), {(time.monotonic() - started) / 60:.1f} min; "
-          f"slowest move: engine {slowest['engine']:.3f} s ({overruns} over the limit), "
-          f"{args.opponent} {slowest['opponent']:.3f} s; load {os.getloadavg()[0]:.1f}")
+            them = rules.opponent(engine_side)
+            record: dict[str, Any] = {
+                "pair": pair, "engine_side": engine_side,
+                "result": plus_score if engine_side == "+" else 1 - plus_score,
+                "moves": moves, "minutes": (time.monotonic() - game_started) / 60,
+                "engine_slowest": times[engine_side],
+                "engine_over": int(times[engine_side + " over"]),
+                "opponent_slowest": times[them], "load": os.getloadavg()[0],
+                "settings": settings, "code": code}
+            games.append(record)
+            if args.log:
+                with open(args.log, "a", encoding="utf-8") as log:
+                    log.write(json.dumps(record) + "\n")
+            score = sum(g["result"] for g in games)
+            print(f"pair {pair + 1:>3} engine {engine_side}: {record['result']:.1f} in {moves} "
+                  f"moves, {record['minutes'] * 60:.0f} s, slowest move "
+                  f"{times[engine_side]:.3f} s ({record['engine_over']} over "
+                  f"the limit), {args.opponent} {times[them]:.3f} s, load "
+                  f"{record['load']:.1f} (running {score:.1f}/{len(games)})", flush=True)
+    print()
+    print(summarize(games))
     return 0
 
 
