@@ -4,13 +4,14 @@ The referee, schedulers, storage and players are game-agnostic: any game in
 `aviary.games.registry` can be played, with its options given as text
 (`--option n=8`). States are the game's own values; the arena stores them as
 text (`Game.encode` / `decode`) and shows them with `Game.display`. An
-in-process engine is a callable (state, seconds for this move) -> the answer
-line a course program would print.
+in-process engine is a callable (state, seconds for this move, the game's
+positions before it) -> the answer line a course program would print; the
+positions let a search score a repetition of the game as a draw.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from aviary.errors import UsageError
@@ -18,7 +19,7 @@ from aviary.games import registry
 from aviary.games.base import Game, IllegalMove, OptionError, Outcome, format_seconds
 
 State = Any
-Engine = Callable[[State, float], str]
+Engine = Callable[[State, float, Sequence[State]], str]
 IllegalAnswer = IllegalMove
 
 __all__ = ["Engine", "Game", "IllegalAnswer", "Outcome", "State", "format_seconds", "make_game",
@@ -50,11 +51,11 @@ def make_engine(game: Game[Any, Any], name: str, depth: int | None,
     if warmup is not None:
         warmup()
 
-    def engine(state: State, seconds: float) -> str:
+    def engine(state: State, seconds: float, history: Sequence[State] = ()) -> str:
         budget = fixed_time
         if budget is None and depth is None:
             budget = max(0.05, 0.8 * seconds - 0.05)
-        move = player.best_move(state, depth=depth, time=budget)
+        move = player.best_move(state, depth=depth, time=budget, history=history)
         return str(game.answer(state, move))
 
     return engine

@@ -24,6 +24,7 @@ import shutil
 import signal
 import time
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl
@@ -92,7 +93,8 @@ def _default_name(spec: str) -> str:
 class Player:
     """Answers moves. Built once per worker process; must be cheap to call repeatedly."""
 
-    def move(self, state: State, seconds: float) -> Answer:
+    def move(self, state: State, seconds: float, history: Sequence[State] = ()) -> Answer:
+        """The answer to `state`; `history` is the game's positions before it (oldest first)."""
         raise NotImplementedError
 
 
@@ -104,7 +106,7 @@ class ExternalPlayer(Player):
         self.grace, self.memory_mb = grace, memory_mb
         self.env = clean_environment()
 
-    def move(self, state: State, seconds: float) -> Answer:
+    def move(self, state: State, seconds: float, history: Sequence[State] = ()) -> Answer:
         limits = Limits(seconds=seconds, grace=self.grace, memory_mb=self.memory_mb)
         run = run_program(self.argv, self.game.command_args(state, seconds), limits, self.env)
         if run.start_error is not None:
@@ -142,10 +144,10 @@ class InProcessPlayer(Player):
     def __init__(self, engine: Engine, grace: float) -> None:
         self.engine, self.grace = engine, grace
 
-    def move(self, state: State, seconds: float) -> Answer:
+    def move(self, state: State, seconds: float, history: Sequence[State] = ()) -> Answer:
         start = time.monotonic()
         try:
-            line = self.engine(state, seconds)
+            line = self.engine(state, seconds, history)
         except Exception:  # a bug in an engine loses its game, not the tournament
             return Answer(None, time.monotonic() - start, "crash",
                           truncate(traceback.format_exc()))
@@ -160,7 +162,7 @@ def random_engine(game: Game, params: dict[str, str]) -> Engine:
     seed = params.get("seed")
     rng = random.Random(seed)
 
-    def engine(state: State, seconds: float) -> str:
+    def engine(state: State, seconds: float, history: Sequence[State] = ()) -> str:
         return rng.choice(sorted(game.answers(state)))
 
     return engine

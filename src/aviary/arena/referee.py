@@ -57,23 +57,26 @@ def play_game(game: Game, players: tuple[Player, Player], opening: State, second
     """
     chance = chance or random.Random(0)
     state = opening
+    history: list[State] = []  # the positions before `state`, for the engines' repetitions
     ended = game.outcome(state)
     ply = 0
     while ended is None and ply < max_plies:
         if game.is_chance(state):
+            history.append(state)
             state = game.play(state, game.sample_chance(state, chance))
             ply += 1
             record.moves.append(MoveRecord(ply, CHANCE, game.encode(state), 0.0, 0.0))
             ended = game.outcome(state)
             continue
         mover = game.to_move(state)
-        answer = players[mover].move(state, seconds)
+        answer = players[mover].move(state, seconds, history)
         if answer.failure is not None or answer.line is None:
             return _forfeit(record, mover, answer.failure or "no-output", answer.detail)
         try:
-            state = game.play(state, game.read_answer(state, answer.line))
+            state, before = game.play(state, game.read_answer(state, answer.line)), state
         except IllegalAnswer as why:
             return _forfeit(record, mover, "illegal", f"{why}: {truncate(answer.line)!r}")
+        history.append(before)
         ply += 1
         wall = answer.seconds if answer.wall is None else answer.wall
         record.moves.append(MoveRecord(ply, mover, game.encode(state), round(answer.seconds, 4),
