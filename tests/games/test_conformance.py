@@ -223,3 +223,19 @@ def test_kernels_generate_exactly_the_rules_moves_along_random_games(spec):
                     continue
                 kernel = searcher.kernel_moves(state)
                 assert sorted(map(repr, kernel)) == sorted(map(repr, game.legal_moves(state)))
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[spec.name for spec in SPECS])
+def test_history_keys_are_the_searchers_keys_also_when_remembered(spec):
+    game = spec.make()
+    engine = spec.engine(spec.main_engine, game)
+    if not hasattr(engine, "searcher"):
+        pytest.skip(f"{spec.name}'s main engine has no searcher")
+    history = list(playout(game, random.Random(4), 60))
+    def fresh(states):
+        return tuple(k for k in map(engine.searcher.key, states) if k is not None)
+
+    assert engine._keys(history[:30]) == fresh(history[:30])
+    assert engine._keys(history) == fresh(history)  # half remembered, half new
+    assert engine._keys(history[::-1]) == fresh(history)[::-1]  # remembered, in order given
+    assert len(fresh(history)) in (0, len(history))  # a game keys every position or none

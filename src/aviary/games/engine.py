@@ -137,6 +137,7 @@ class Engine(Generic[State, Move]):
         self.quick = quick
         self.tables = tables
         self._workspaces = threading.local()
+        self._known_keys: dict[State, int | None] = {}  # of history positions, see `_keys`
 
     def warmup(self) -> None:
         """Compile (or load from numba's cache) the search for this game: a short search."""
@@ -195,9 +196,22 @@ class Engine(Generic[State, Move]):
             yield self._report(state, raw)
 
     def _keys(self, history: Sequence[State]) -> tuple[int, ...]:
-        """Kernel keys of the game's earlier positions: repeating one of them is a draw."""
-        keys = (self.searcher.key(state) for state in history)
-        return tuple(key for key in keys if key is not None)
+        """Kernel keys of the game's earlier positions: repeating one of them is a draw.
+
+        A game's history grows by a ply or two a move, so the keys are remembered
+        (a 600-ply game would otherwise spend up to 40 ms of each move on them).
+        """
+        known = self._known_keys
+        if len(known) > 1 << 16:  # many games played: start afresh
+            known.clear()
+        keys = []
+        for state in history:
+            if state not in known:
+                known[state] = self.searcher.key(state)
+            key = known[state]
+            if key is not None:
+                keys.append(key)
+        return tuple(keys)
 
     def _search_options(self, stop: np.ndarray | None, keys: tuple[int, ...]) -> dict[str, Any]:
         options: dict[str, Any] = {"stop": stop, "history": keys}
