@@ -12,6 +12,15 @@ move limit costs 600 plies, which is what makes the full bar slow.
     python benchmarks/foxgeese_strength.py --pairs 4 --time 0.3 --config elephants-shrink
     python benchmarks/foxgeese_strength.py --pairs 20 --time 1.0 --config classic --side f
     python benchmarks/foxgeese_strength.py --pairs 8 --nodes 40000 --config elephants --side g
+
+The full run is most of a day, so it can be played in parts: `--first-pair K` plays
+pairs K.. (the openings of one long run), `--log FILE` appends one JSON line per
+game (result, settings, a fingerprint of the aviary code), and `--summarize
+FILE...` adds the parts up, refusing other settings, other code or a game twice.
+
+    python benchmarks/foxgeese_strength.py --pairs 10 --config classic --log a.jsonl
+    python benchmarks/foxgeese_strength.py --pairs 10 --first-pair 10 --config classic --log b.jsonl
+    python benchmarks/foxgeese_strength.py --summarize a.jsonl b.jsonl
 """
 
 from __future__ import annotations
@@ -22,9 +31,11 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from aviary.games.foxgeese import baseline, engine, rules
 from aviary.search.clock import Limit
+from strength_stats import LogError, append_record, code_fingerprint, read_logs
 
 Player = Callable[[rules.Position, float, list[rules.Position]], rules.Move]
 CONFIGS = {
@@ -73,8 +84,9 @@ def opening(variant: str, shrink: bool, plies: int, seed: int) -> rules.Position
 
 def play_game(start: rules.Position, fox: Player, geese: Player,
               seconds: float) -> tuple[str | None, str, int, dict[str, float]]:
-    """The winner ('f', 'g' or None), why, plies played, each side's slowest move."""
-    position, slowest = start, {"f": 0.0, "g": 0.0}
+    """The winner ('f', 'g' or None), why, plies played, each side's slowest move
+    (and under "f over" / "g over" how many of its moves took more than `seconds`)."""
+    position, slowest = start, {"f": 0.0, "g": 0.0, "f over": 0.0, "g over": 0.0}
     history: list[rules.Position] = []
     while True:
         ended = rules.outcome(position)
@@ -83,7 +95,9 @@ def play_game(start: rules.Position, fox: Player, geese: Player,
         mover = fox if position.player == "f" else geese
         started = time.monotonic()
         move = mover(position, seconds, history)
-        slowest[position.player] = max(slowest[position.player], time.monotonic() - started)
+        took = time.monotonic() - started
+        slowest[position.player] = max(slowest[position.player], took)
+        slowest[position.player + " over"] += took > seconds
         if move not in rules.legal_moves(position):
             raise SystemExit(f"illegal move {move} in {position}")
         history.append(position)
@@ -99,10 +113,37 @@ def self_play(games: int, seconds: float, seed: int) -> int:
         label = {"f": "foxes", "g": "geese", None: "draw"}[winner]
         tally[label] = tally.get(label, 0) + 1
         print(f"self-play game {game + 1}: {label} ({why}, {plies} plies; slowest move "
-              f"{max(slowest.values()):.2f} s)", flush=True)
+              f"{max(slowest['f'], slowest['g']):.2f} s)", flush=True)
     print(f"engine vs itself, classic, {seconds} s/move, {games} games: "
           + ", ".join(f"{label} {count}" for label, count in sorted(tally.items())))
     return 0
+
+
+def report(games: list[dict[str, Any]]) -> str:
+    """The engine's score per configuration and side, game lengths, overruns."""
+    lines = []
+    for name in CONFIGS:
+        for side, label in (("f", "foxes"), ("g", "geese")):
+            mine = [game for game in games if game["config"] == name and game["side"] == side]
+            if not mine:
+                continue
+            results = [game["result"] for game in mine]
+            wins, draws = results.count(1.0), results.count(0.5)
+            lines.append(f"{name:17s} engine as {label}: {100 * sum(results) / len(mine):5.1f}%"
+                         f"  W/D/L {wins}/{draws}/{len(mine) - wins - draws}"
+                         f"  mean {sum(g['plies'] for g in mine) / len(mine):.0f} plies,"
+                         f" {sum(g['seconds'] for g in mine) / len(mine):.0f} s a game")
+    settings = games[0]["settings"]
+    control = (f"engine {settings['nodes']} nodes/move" if settings["nodes"]
+               else f"{settings['time']} s/move")
+    pairs = sorted({game["pair"] for game in games})
+    return "\n".join([
+        f"engine vs textbook baseline, {control}, pairs {pairs[0] + 1}-{pairs[-1] + 1}"
+        f" ({len(games)} games):", *lines,
+        f"illegal moves: 0 (checked); engine moves over the limit: "
+        f"{sum(g['engine_over'] for g in games)} (slowest "
+        f"{max(g['engine_slowest'] for g in games):.2f} s); load "
+        f"{min(g['load'] for g in games):.1f}-{max(g['load'] for g in games):.1f}"])
 
 
 def main() -> int:
@@ -119,7 +160,22 @@ def main() -> int:
                         " are then deterministic, for paired comparisons of two versions")
     parser.add_argument("--self-play", type=int, default=0, metavar="GAMES",
                         help="instead: the engine against itself in the classic game")
+    parser.add_argument("--first-pair", type=int, default=0,
+                        help="play pairs FIRST_PAIR.. (0-based; the openings of one long run)")
+    parser.add_argument("--log", help="append one JSON line per game to this file")
+    parser.add_argument("--summarize", nargs="+", metavar="LOG",
+                        help="add up the games of these logs and play nothing")
     args = parser.parse_args()
+    if args.summarize:
+        try:
+            games = read_logs(args.summarize,
+                              lambda g: (g["config"], g["pair"] + 1, g["side"]))
+        except LogError as error:
+            print(f"foxgeese_strength: {error}", file=sys.stderr)
+            return 2
+        print(f"{len(args.summarize)} log(s), code {games[0]['code']}")
+        print(report(games))
+        return 0
 
     if args.nodes:
         NODES.append(args.nodes)
@@ -127,45 +183,33 @@ def main() -> int:
     baseline.warmup()
     if args.self_play:
         return self_play(args.self_play, args.time, args.seed)
-    overruns, slowest_move = 0, 0.0
-    summary = []
+    settings = {"time": args.time, "nodes": args.nodes, "seed": args.seed}
+    code = code_fingerprint()
+    games: list[dict[str, Any]] = []
     for name in args.config or list(CONFIGS):
         variant, shrink = CONFIGS[name]
         sides = [side for side in ("f", "g") if side in (args.side or ("f", "g"))]
-        scores: dict[str, list[float]] = {side: [] for side in sides}
-        lengths: dict[str, list[int]] = {side: [] for side in sides}
-        seconds: dict[str, list[float]] = {side: [] for side in sides}
-        for pair in range(args.pairs):
+        for pair in range(args.first_pair, args.first_pair + args.pairs):
             start = opening(variant, shrink, 2 + 2 * (pair % 4), args.seed + pair)
             for side in sides:
                 fox, geese = ((engine_player, baseline_player) if side == "f"
                               else (baseline_player, engine_player))
                 started = time.monotonic()
                 winner, why, plies, slowest = play_game(start, fox, geese, args.time)
-                seconds[side].append(time.monotonic() - started)
-                score = 0.5 if winner is None else float(winner == side)
-                scores[side].append(score)
-                lengths[side].append(plies)
-                overruns += slowest[side] > args.time
-                slowest_move = max(slowest_move, slowest[side])
+                record: dict[str, Any] = {
+                    "config": name, "pair": pair, "side": side,
+                    "result": 0.5 if winner is None else float(winner == side),
+                    "why": why, "plies": plies, "seconds": time.monotonic() - started,
+                    "engine_slowest": slowest[side],
+                    "engine_over": 0 if args.nodes else int(slowest[side + " over"]),
+                    "load": os.getloadavg()[0], "settings": settings, "code": code}
+                games.append(record)
+                if args.log:
+                    append_record(args.log, record)
                 print(f"{name} pair {pair + 1:2d} engine as {'foxes' if side == 'f' else 'geese'}:"
-                      f" {score:.1f} ({why}, {plies} plies, {seconds[side][-1]:.0f} s; slowest"
-                      f" move engine {slowest[side]:.2f} s)", flush=True)
-        for side in sides:
-            label = "foxes" if side == "f" else "geese"
-            results = scores[side]
-            wins, draws = results.count(1.0), results.count(0.5)
-            percent = 100 * sum(results) / len(results)
-            summary.append(f"{name:17s} engine as {label}: {percent:5.1f}%"
-                           f"  W/D/L {wins}/{draws}/{len(results) - wins - draws}"
-                           f"  mean {sum(lengths[side]) / len(results):.0f} plies,"
-                           f" {sum(seconds[side]) / len(results):.0f} s a game")
-    control = f"engine {args.nodes} nodes/move" if args.nodes else f"{args.time} s/move"
-    print(f"engine vs textbook baseline, {control}, {args.pairs} games per side "
-          f"and configuration:")
-    print("\n".join(summary))
-    print(f"illegal moves: 0 (checked); engine moves over the limit: {overruns}"
-          f" (slowest {slowest_move:.2f} s); load average {os.getloadavg()[0]:.1f}")
+                      f" {record['result']:.1f} ({why}, {plies} plies, {record['seconds']:.0f} s;"
+                      f" slowest move engine {slowest[side]:.2f} s)", flush=True)
+    print(report(games))
     return 0
 
 

@@ -27,8 +27,6 @@ and a pair played twice.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import os
 import random
 import statistics
@@ -39,7 +37,7 @@ from typing import Any
 from aviary.games.engine import Engine
 from aviary.games.ijk import baseline, engine, rules
 from aviary.games.ijk.rules import IJK
-from strength_stats import elo_interval
+from strength_stats import LogError, append_record, code_fingerprint, elo_interval, read_logs
 
 
 def opening(game: IJK, seed: int, plies: int) -> rules.Position:
@@ -95,18 +93,6 @@ def weights(text: str) -> dict[str, int]:
     return changes
 
 
-def code_fingerprint() -> str:
-    """A hash of every aviary source file this process has loaded: the code that played."""
-    digest = hashlib.sha256()
-    for name in sorted(n for n in sys.modules if n == "aviary" or n.startswith("aviary.")):
-        path = getattr(sys.modules[name], "__file__", None)
-        if path and path.endswith(".py"):
-            digest.update(name.encode())
-            with open(path, "rb") as source:
-                digest.update(source.read())
-    return digest.hexdigest()[:16]
-
-
 def summarize(games: list[dict[str, Any]]) -> str:
     """The match's line: score, Elo with its 95% interval, lengths and slowest moves."""
     results = [game["result"] for game in games]
@@ -129,27 +115,10 @@ def summarize(games: list[dict[str, Any]]) -> str:
 
 def summarize_logs(paths: list[str]) -> int:
     """`--summarize`: one match from the logs of its parts, or one line saying why not."""
-    games: list[dict[str, Any]] = []
-    for path in paths:
-        try:
-            with open(path, encoding="utf-8") as log:
-                games += [json.loads(line) for line in log if line.strip()]
-        except (OSError, ValueError) as error:
-            print(f"ijk_strength: {path}: {error}", file=sys.stderr)
-            return 2
-    if not games:
-        print("ijk_strength: the logs hold no game", file=sys.stderr)
-        return 2
-    for key in ("settings", "code"):
-        kinds = {json.dumps(game[key], sort_keys=True) for game in games}
-        if len(kinds) > 1:
-            print(f"ijk_strength: the logs mix games of different {key}: {sorted(kinds)}",
-                  file=sys.stderr)
-            return 2
-    played = [(game["pair"], game["engine_side"]) for game in games]
-    twice = sorted({p for p in played if played.count(p) > 1})
-    if twice:
-        print(f"ijk_strength: games played twice (pair, engine side): {twice}", file=sys.stderr)
+    try:
+        games = read_logs(paths, lambda game: (game["pair"] + 1, game["engine_side"]))
+    except LogError as error:
+        print(f"ijk_strength: {error}", file=sys.stderr)
         return 2
     pairs = sorted({game["pair"] for game in games})
     print(f"{len(paths)} log(s), code {games[0]['code']}, pairs {pairs[0] + 1}-{pairs[-1] + 1}"
@@ -242,8 +211,7 @@ def main() -> int:
                 "settings": settings, "code": code}
             games.append(record)
             if args.log:
-                with open(args.log, "a", encoding="utf-8") as log:
-                    log.write(json.dumps(record) + "\n")
+                append_record(args.log, record)
             score = sum(g["result"] for g in games)
             print(f"pair {pair + 1:>3} engine {engine_side}: {record['result']:.1f} in {moves} "
                   f"moves, {record['minutes'] * 60:.0f} s, slowest move "
