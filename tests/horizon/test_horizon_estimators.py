@@ -102,6 +102,17 @@ def test_second_start_finds_a_far_layer_the_colour_rounds_took_for_sky():
     assert np.abs(with_second.map - photo.ridge).mean() < 3
 
 
+def test_colour_rounds_bring_a_line_started_in_the_clouds_down_to_the_ridge():
+    from aviary.horizon.model import RidgeModel
+
+    photo = generate(3025)   # soft clouds over a hazy range; the edge-only line starts in them
+    six_rounds = find_ridges(photo.rgb, model=RidgeModel(colour_rounds=6))
+    default = find_ridges(photo.rgb)
+    assert RidgeModel().colour_rounds > 6
+    assert np.abs(six_rounds.map - photo.ridge).mean() > 20   # still among the cloud edges
+    assert np.abs(default.map - photo.ridge).mean() < 3
+
+
 def test_band_grain_ratio_tells_a_grainy_layer_from_more_sky():
     from aviary.horizon.model import RidgeModel, band_grain_ratio
 

@@ -86,7 +86,8 @@ class RidgeModel:
     texture_gap: int = 3  # grain this many rows just above a row is not counted against it
     texture_half_window: int = 2  # grain is averaged over (2 * this + 1)^2 pixels
     grain_probe_rounds: int = 1  # colour rounds of the first line the sky's grain is measured on
-    colour_rounds: int = 6  # at most this many refit-colours-and-decode rounds (stops early)
+    colour_rounds: int = 12  # at most this many refit-colours-and-decode rounds (stops early;
+    # 6 before: a line started in the clouds creeps down a few rows a round and needs ~12)
     sky_components: int = 2  # Gaussians in the sky's colour mixture (started by brightness)
     ground_components: int = 2  # and in the ground's
     colour_em_steps: int = 10  # EM steps of each colour fit (0: brightness halves, earlier model)
