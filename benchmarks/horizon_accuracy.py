@@ -1,8 +1,8 @@
 """Accuracy of the three horizon estimators on seeded synthetic photos with known ridges.
 
     .venv/bin/python benchmarks/horizon_accuracy.py [--images 480] [--first-seed 7000]
-        [--tuning] [--colour-rounds 6] [--texture-penalty 0] [--no-upper-start]
-        [--colour-em-steps 0] [--no-earlier]
+        [--tuning] [--colour-rounds 6] [--texture-ratio 3] [--texture-penalty 0]
+        [--no-upper-start] [--colour-em-steps 0] [--no-earlier]
 
 The model was tuned by looking at seeds 0..239, 1000..1119, 2000..2119,
 3000..3119 and 5000..5239 (`TUNING_SEEDS`; 2000..2119, 3000..3119 and
@@ -14,9 +14,10 @@ fixed before the next round of tuning began and is held out: nothing at seeds
 can be given (`--tuning`: all 840 tuning photos); the output says whether it
 overlaps the tuning seeds.
 
-The earlier model (the model before colour rounds ran to 12: at most 6,
-`--colour-rounds 6`, everything else the same) runs on the same photos in the
-same run, for comparison (`--no-earlier` skips it).
+The earlier model (`RidgeModel.earlier()`: the model as it was before the
+colour rounds ran to 12 and the grain ratio came down to 2.5, i.e. at most 6
+colour rounds and grain counted above 3x the sky's; everything else the same)
+runs on the same photos in the same run, for comparison (`--no-earlier` skips it).
 
 For each photo: mean absolute row error of simple, map and human against the true
 ridge, and the fraction of columns within 3 rows. The human point is what a
@@ -27,7 +28,6 @@ where the map line is furthest off. Also counts photos where human is worse than
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 
 import numpy as np
 
@@ -40,7 +40,6 @@ TUNING_SEEDS = (
 )
 HELD_OUT_FIRST_SEED = 7000
 HELD_OUT_IMAGES = 480
-EARLIER_COLOUR_ROUNDS = 6  # the earlier model's cap on colour rounds
 
 
 def main() -> None:
@@ -58,15 +57,17 @@ def main() -> None:
     parser.add_argument("--colour-em-steps", type=int, default=RidgeModel.colour_em_steps,
                         help="EM steps of each colour fit (0: brightness halves only)")
     parser.add_argument("--colour-rounds", type=int, default=RidgeModel.colour_rounds,
-                        help=f"cap on colour rounds ({EARLIER_COLOUR_ROUNDS}: the earlier model)")
+                        help="cap on colour rounds (the earlier model: 6)")
+    parser.add_argument("--texture-ratio", type=float, default=RidgeModel.texture_ratio,
+                        help="grain counts above this multiple of the sky's (the earlier model: 3)")
     parser.add_argument("--tuning", action="store_true",
                         help="measure all the tuning seeds instead (not a held-out figure)")
     parser.add_argument("--no-earlier", action="store_true",
-                        help="do not also measure the earlier model (colour rounds capped at "
-                             f"{EARLIER_COLOUR_ROUNDS})")
+                        help="do not also measure the earlier model (RidgeModel.earlier())")
     args = parser.parse_args()
     model = RidgeModel(texture_penalty=args.texture_penalty, upper_start=not args.no_upper_start,
-                       colour_em_steps=args.colour_em_steps, colour_rounds=args.colour_rounds)
+                       colour_em_steps=args.colour_em_steps, colour_rounds=args.colour_rounds,
+                       texture_ratio=args.texture_ratio)
     if args.tuning:
         seeds = [seed for tuning in TUNING_SEEDS for seed in tuning]
         where = ", ".join(f"{r.start}..{r.stop - 1}" for r in TUNING_SEEDS)
@@ -78,9 +79,8 @@ def main() -> None:
               else f"{tuned_on} of them used for tuning: not a held-out figure")
     print(f"{len(seeds)} synthetic photos {args.width}x{args.height}, seeds {where} ({status})")
     measure(model, seeds, args, "this model")
-    if not args.no_earlier and model.colour_rounds != EARLIER_COLOUR_ROUNDS:
-        measure(replace(model, colour_rounds=EARLIER_COLOUR_ROUNDS), seeds, args,
-                f"earlier model (colour rounds capped at {EARLIER_COLOUR_ROUNDS})")
+    if not args.no_earlier and model.earlier() != model:
+        measure(model.earlier(), seeds, args, "earlier model (6 colour rounds, grain ratio 3)")
 
 
 def measure(model: RidgeModel, seeds: list[int], args: argparse.Namespace, title: str) -> None:

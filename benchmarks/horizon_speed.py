@@ -9,10 +9,10 @@ textbook full-transition numpy Viterbi (`viterbi_full_reference`) swapped in.
 At both sizes one decode of the same emission is also timed both ways (at
 1920x1080 the full reference would take about a minute for the whole
 pipeline, so only the single decode is compared there). Prints best-of-N wall
-times and the ratios. The earlier model (colour rounds capped at 6,
-`RidgeModel(colour_rounds=6)`, as before they ran to 12) is timed in the same
-run at both sizes, to show what the longer colour search costs. Kernels are
-compiled (or loaded from the numba cache) before timing.
+times and the ratios. The earlier model (`RidgeModel().earlier()`: at most 6
+colour rounds and grain ratio 3, as before they became 12 and 2.5) is timed in
+the same run at both sizes, to show what the longer colour search costs.
+Kernels are compiled (or loaded from the numba cache) before timing.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def main() -> None:
     small = generate(0, 192, 256).rgb
     point = [(96, 128)]
     banded = best_time(lambda: find_ridges(small, point), args.repeats)
-    earlier = RidgeModel(colour_rounds=6)
+    earlier = RidgeModel().earlier()
     banded_earlier = best_time(lambda: find_ridges(small, point, earlier), args.repeats)
     full = best_time(
         lambda: find_ridges(small, point, decoder=viterbi_full_reference), max(1, args.repeats // 3)
@@ -66,7 +66,7 @@ def main() -> None:
     one_full_small = best_time(lambda: viterbi_full_reference(emit, log_trans), args.repeats)
     print("256x192, all three estimators (simple + map + human), no file I/O:")
     print(f"  with banded numba Viterbi {banded * 1000:8.1f} ms")
-    print(f"  earlier model (6 rounds)  {banded_earlier * 1000:8.1f} ms")
+    print(f"  earlier model             {banded_earlier * 1000:8.1f} ms")
     print(f"  with full-transition numpy{full * 1000:8.1f} ms")
     print(f"  ratio (whole pipeline)    {full / banded:8.1f}x faster")
     print(f"  one decode, banded        {one_banded_small * 1000:8.2f} ms")
@@ -85,7 +85,7 @@ def main() -> None:
     rows_full, _ = viterbi_full_reference(emit, log_trans)
     print("1920x1080:")
     print(f"  all three estimators      {banded_large * 1000:8.1f} ms")
-    print(f"  earlier model (6 rounds)  {earlier_large * 1000:8.1f} ms")
+    print(f"  earlier model             {earlier_large * 1000:8.1f} ms")
     print(f"  one decode, banded        {one_banded * 1000:8.1f} ms")
     print(f"  one decode, full numpy    {one_full * 1000:8.1f} ms")
     print(f"  ratio (one decode)        {one_full / one_banded:8.1f}x faster")
