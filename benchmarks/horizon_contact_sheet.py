@@ -55,7 +55,7 @@ def main() -> None:
     parser.add_argument("--colour-em-steps", type=int, default=RidgeModel.colour_em_steps,
                         help="EM steps of each colour fit (0: brightness halves only, no EM)")
     parser.add_argument("--earlier", action="store_true",
-                        help="the earlier model (RidgeModel.earlier(): 6 colour rounds, grain ratio 3)")
+                        help="the earlier model (6 colour rounds, grain ratio 3)")
     args = parser.parse_args()
     model = RidgeModel(texture_penalty=args.texture_penalty, colour_em_steps=args.colour_em_steps)
     if args.earlier:
