@@ -1,7 +1,7 @@
 """Draw the three ridge lines on every course photo into one contact-sheet PNG.
 
     .venv/bin/python benchmarks/horizon_contact_sheet.py [--data DIR] [--out out/horizon_sheet.png]
-        [--texture-penalty 0] [--colour-em-steps 0]
+        [--texture-penalty 0] [--colour-em-steps 0] [--earlier]
 
 Blue = simple, green = human, red = map (drawn last, on top). The human point
 for each photo comes from `horizon_course_points.json` beside this script
@@ -53,9 +53,13 @@ def main() -> None:
     parser.add_argument("--texture-penalty", type=float, default=RidgeModel.texture_penalty,
                         help="grain-above penalty of the model (0: off)")
     parser.add_argument("--colour-em-steps", type=int, default=RidgeModel.colour_em_steps,
-                        help="EM steps of each colour fit (0: the earlier model)")
+                        help="EM steps of each colour fit (0: brightness halves only, no EM)")
+    parser.add_argument("--earlier", action="store_true",
+                        help="the earlier model (6 colour rounds, grain ratio 3)")
     args = parser.parse_args()
     model = RidgeModel(texture_penalty=args.texture_penalty, colour_em_steps=args.colour_em_steps)
+    if args.earlier:
+        model = model.earlier()
     photos = sorted(args.data.glob("*.jpg"))
     if not photos:
         raise SystemExit(f"no .jpg photos in {args.data}")

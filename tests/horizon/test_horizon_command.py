@@ -132,3 +132,20 @@ def test_every_course_photo_gets_a_line_per_column(tmp_path):
         ridges = find_ridges(rgb, [(rgb.shape[0] // 2, 0)])
         assert ridges.map.shape == (rgb.shape[1],)
         assert ridges.human is not None and ridges.human[0] == rgb.shape[0] // 2
+
+
+@pytest.mark.skipif(not COURSE_PHOTOS.is_dir(), reason="course photos not present")
+def test_map_line_passes_the_ridge_point_a_person_picked_on_every_course_photo():
+    """Each course photo has one point on its ridge, picked by looking
+    (benchmarks/horizon_course_points.json); map must pass within 3 rows of it."""
+    from aviary.horizon import find_ridges
+
+    points_file = Path(__file__).resolve().parents[2] / "benchmarks" / "horizon_course_points.json"
+    picked = json.loads(points_file.read_text())
+    photos = sorted(COURSE_PHOTOS.glob("*.jpg"))
+    assert {path.name for path in photos} <= set(picked)
+    for path in photos:
+        rgb = np.asarray(Image.open(path).convert("RGB"))
+        ridge = find_ridges(rgb).map
+        for row, col in picked[path.name]:
+            assert abs(int(ridge[col]) - row) <= 3, (path.name, row, col, int(ridge[col]))

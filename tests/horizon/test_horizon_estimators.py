@@ -102,6 +102,36 @@ def test_second_start_finds_a_far_layer_the_colour_rounds_took_for_sky():
     assert np.abs(with_second.map - photo.ridge).mean() < 3
 
 
+def test_colour_rounds_bring_a_line_started_in_the_clouds_down_to_the_ridge():
+    from aviary.horizon.model import RidgeModel
+
+    photo = generate(3025)   # soft clouds over a hazy range; the edge-only line starts in them
+    six_rounds = find_ridges(photo.rgb, model=RidgeModel(colour_rounds=6))
+    default = find_ridges(photo.rgb)
+    assert RidgeModel().colour_rounds > 6
+    assert np.abs(six_rounds.map - photo.ridge).mean() > 20   # still among the cloud edges
+    assert np.abs(default.map - photo.ridge).mean() < 3
+
+
+def test_grain_above_two_and_a_half_times_the_skys_keeps_the_line_on_a_hazy_far_layer():
+    from aviary.horizon.model import RidgeModel
+
+    photo = generate(5232)   # overcast sky over a hazy, grainy far range (tuning set)
+    ratio_three = find_ridges(photo.rgb, model=RidgeModel(texture_ratio=3.0))
+    default = find_ridges(photo.rgb)
+    assert RidgeModel().texture_ratio < 3.0
+    assert np.abs(ratio_three.map - photo.ridge).mean() > 20   # on a nearer layer
+    assert np.abs(default.map - photo.ridge).mean() < 3
+
+
+def test_earlier_model_is_the_model_with_the_old_settings():
+    from aviary.horizon.model import RidgeModel
+
+    earlier = RidgeModel().earlier()
+    assert (earlier.colour_rounds, earlier.texture_ratio) == (6, 3.0)
+    assert earlier.colour_em_steps == RidgeModel().colour_em_steps
+
+
 def test_band_grain_ratio_tells_a_grainy_layer_from_more_sky():
     from aviary.horizon.model import RidgeModel, band_grain_ratio
 
