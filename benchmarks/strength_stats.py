@@ -73,7 +73,10 @@ def read_logs(paths: list[str], game_id: Callable[[dict[str, Any]], Hashable]
         kinds = {json.dumps(game.get(key), sort_keys=True) for game in games}
         if len(kinds) > 1:
             raise LogError(f"the logs mix games of different {key}: {sorted(kinds)}")
-    played = [game_id(game) for game in games]
+    try:
+        played = [game_id(game) for game in games]
+    except (KeyError, TypeError) as error:
+        raise LogError(f"a line of the logs is not a game record (no {error})") from None
     twice = sorted({str(p) for p in played if played.count(p) > 1})
     if twice:
         raise LogError(f"games played twice: {', '.join(twice)}")
