@@ -1,4 +1,4 @@
-"""How the textbook geese defend the solved endings: why the classic fox draws against them.
+"""How the textbook geese defend the solved endings, and how a fox that knows them wins.
 
 Plays the engine as the fox against the baseline's geese in the classic game
 (no shrinking board), the strength benchmark's openings, and at every geese move
@@ -11,9 +11,21 @@ replies by what the tables say of them and by what a depth-2 player can see:
 - a safe reply draws by the tables and leaves the fox no such jump.
 
 It then counts the baseline's choices that lose, against what a uniformly random
-choice among the same replies would lose (the yardstick in the same run).
+choice among the same replies would lose (the yardstick in the same run). The
+engine's fox plays the drawn endings by its odds against a depth-2 defender
+(`aviary.games.foxgeese.odds`) when they are built (`aviary warmup --deep`), else
+by the share of losing replies; `--no-odds` forces the latter.
 
     python benchmarks/foxgeese_baseline_endings.py --games 6 --time 0.1
+
+`--exhaustive` asks of every position instead of the ones the games reach: for
+each geese-to-move position of the solved endings it runs the baseline's own
+depth-2 scoring (the compiled `baseline.root_values`), checks every reply tied
+for its best score against the tables, and then computes by value iteration the
+chance that the best fox (one that knows the baseline's scoring and its random
+tie-break) wins against the baseline within 50, 100, 200... plies.
+
+    python benchmarks/foxgeese_baseline_endings.py --exhaustive --horizon 200
 """
 
 from __future__ import annotations
@@ -24,8 +36,10 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
+
 from aviary.games.base import WIN
-from aviary.games.foxgeese import baseline, endgame, engine, rules
+from aviary.games.foxgeese import baseline, endgame, engine, odds, rules
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from foxgeese_strength import opening  # noqa: E402  (the same openings as the bar)
@@ -73,15 +87,69 @@ def audit(position: rules.Position, chosen: rules.Move, tally: Counter[str]) -> 
     tally[f"{geese} random expected losing (x1000)"] += round(1000 * losing / len(replies))
 
 
+def exhaustive(horizon: int) -> None:
+    """`--exhaustive`: the baseline's best replies in every geese-to-move position and
+    the best fox's chance against them within 50, 100, ... `horizon` plies."""
+    model = odds.Model()
+    for count in model.counts:
+        positions, with_losing, may_err, tied, tied_losing = (
+            int(t) for t in model.tallies[count])
+        print(f"fox v {count} geese, geese to move, {positions:,} positions not already "
+              f"lost: a losing reply in {with_losing:,}; the baseline's best replies (ties "
+              f"included, {tied:,} in all) lose in {may_err:,} positions ({tied_losing:,} "
+              "replies)", flush=True)
+    reports = {h for h in (50, 100, 200, 400, horizon) if h <= horizon}
+
+    def report(plies: int, chances: dict[int, np.ndarray]) -> None:
+        if plies in reports:
+            for count in model.counts:
+                report_chances(count, chances[count], plies)
+
+    model.iterate(horizon, 1.0, report)
+
+
+def report_chances(count: int, chances: np.ndarray, plies: int) -> None:
+    """How the best fox fares within `plies` from the fox-to-move positions, by their
+    value under perfect play."""
+    table = np.asarray(endgame.load(count))
+    half = len(chances) // 2
+    result = (table[:half] & 3).astype(np.int64) - 1
+    distance = table[:half] >> 2
+    fox_chance = chances[:half]
+    won_in_time = (result == 1) & (distance <= plies)
+    assert (fox_chance[won_in_time] == 1.0).all(), "a forced win is a win against anyone"
+    drawn = fox_chance[result == 0]
+    print(f"fox v {count} geese, fox to move, within {plies} plies: from the "
+          f"{len(drawn):,} positions drawn with best play, the best fox wins against the "
+          f"baseline with chance {drawn.mean():.3f} on average (median "
+          f"{np.median(drawn):.3f}; >= 0.5 in {(drawn >= 0.5).mean():.1%}, >= 0.9 in "
+          f"{(drawn >= 0.9).mean():.1%})", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--time", type=float, default=0.1, help="the engine's seconds per move")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--exhaustive", action="store_true",
+                        help="check every geese-to-move position of the tables instead")
+    parser.add_argument("--horizon", type=int, default=200, metavar="PLIES",
+                        help="with --exhaustive: the best fox's chance within PLIES plies")
+    parser.add_argument("--no-odds", action="store_true",
+                        help="the fox plays the drawn endings without its odds table")
     args = parser.parse_args()
+    if args.exhaustive:
+        exhaustive(args.horizon)
+        return 0
     engine.warmup()
     baseline.warmup()
     endgame.warmup()
+    if args.no_odds:
+        odds.disable()
+    with_odds = all(odds.load(count) is not None for count in endgame.COUNTS)
+    print("the fox plays the drawn endings by " + (
+        "its odds against a depth-2 defender" if with_odds else
+        "the share of losing replies (no odds table: aviary warmup --deep)"), flush=True)
     tally: Counter[str] = Counter()
     results: Counter[str] = Counter()
     for game in range(args.games):

@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from aviary.games.foxgeese import baseline, engine, rules
+from aviary.games.foxgeese import baseline, endgame, engine, odds, rules
 from aviary.search.clock import Limit
 from strength_stats import LogError, append_record, code_fingerprint, read_logs
 
@@ -165,6 +165,9 @@ def main() -> int:
     parser.add_argument("--log", help="append one JSON line per game to this file")
     parser.add_argument("--summarize", nargs="+", metavar="LOG",
                         help="add up the games of these logs and play nothing")
+    parser.add_argument("--no-odds", action="store_true",
+                        help="the classic fox plays its drawn endings without its odds against"
+                        " a depth-2 defender (built here first unless given)")
     args = parser.parse_args()
     if args.summarize:
         try:
@@ -181,9 +184,15 @@ def main() -> int:
         NODES.append(args.nodes)
     engine.warmup()
     baseline.warmup()
+    if args.no_odds:
+        odds.disable()
+    elif args.self_play or any(CONFIGS[name][0] == "classic" for name in
+                               args.config or CONFIGS) and "f" in (args.side or ("f",)):
+        odds.deep_warmup()  # the classic fox's (minutes, once: cached)
+    with_odds = all(odds.load(count) is not None for count in endgame.COUNTS)
     if args.self_play:
         return self_play(args.self_play, args.time, args.seed)
-    settings = {"time": args.time, "nodes": args.nodes, "seed": args.seed}
+    settings = {"time": args.time, "nodes": args.nodes, "seed": args.seed, "odds": with_odds}
     code = code_fingerprint()
     games: list[dict[str, Any]] = []
     for name in args.config or list(CONFIGS):

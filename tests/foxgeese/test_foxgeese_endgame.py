@@ -84,7 +84,7 @@ def test_numbering_round_trips_in_the_kernels_and_in_python():
     geese = np.zeros(8, dtype=np.int64)
     for _ in range(200):
         position = random_ending(rng)
-        index = endgame._rank(position, 4)
+        index = endgame.rank(position, 4)
         side, fox = kernels.decode(index, 4, geese)
         assert side == (position.player == "g")
         assert rules.POINTS[fox] == position.board.index("F")

@@ -18,6 +18,8 @@ A spec's pieces, each optional except the game:
 - `course_subcommand`: with a `command` of its own, the word after which the
   shared course runner takes over (`aviary NAME WORD [course arguments]`);
 - `warmup`: modules with a `warmup()` that compiles their numba kernels;
+- `deep_warmup`: modules with a `deep_warmup()` that builds a table too slow for
+  `aviary warmup` (minutes): `aviary warmup --deep` runs them;
 - `web`: for a game without a `Game` (board games get the generic page), the
   module behind its browser page: `PAGE` (its HTML file), `ACTIONS` (name ->
   `function(body: dict) -> dict`, ValueError for a bad request) and optionally
@@ -46,6 +48,7 @@ class GameSpec:
     course_subcommand: str = ""
     command_summary: str = ""
     warmup: tuple[str, ...] = ()
+    deep_warmup: tuple[str, ...] = ()
     docs: str = ""
     web: str | None = None
 
@@ -115,7 +118,8 @@ GAMES: dict[str, GameSpec] = {
             command_summary="course command line: PLAYER BOARD SECONDS "
             "[--variant classic|elephants] [--shrink]",
             warmup=("aviary.games.foxgeese.engine", "aviary.games.foxgeese.baseline",
-                    "aviary.games.foxgeese.endgame"),
+                    "aviary.games.foxgeese.endgame", "aviary.games.foxgeese.odds"),
+            deep_warmup=("aviary.games.foxgeese.odds",),
             docs="docs/games/foxgeese.md",
         ),
         GameSpec(

@@ -50,7 +50,7 @@ def covers(position: rules.Position) -> bool:
     return geese_count(position) is not None
 
 
-def _rank(position: rules.Position, count: int) -> int:
+def rank(position: rules.Position, count: int) -> int:
     """The position's index in its table (the plain-Python twin of `endgame_kernels.index_of`)."""
     from math import comb
 
@@ -129,7 +129,7 @@ def value(position: rules.Position, *, use: Use = "build") -> tuple[int, int] | 
     table = load(count, build_missing=use == "build")
     if table is None:
         return None
-    code = int(table[_rank(position, count)])
+    code = int(table[rank(position, count)])
     return (code & 3) - 1, code >> 2
 
 
@@ -146,9 +146,10 @@ def _after(position: rules.Position, move: rules.Move, use: Use) -> tuple[int, i
 def probe(position: rules.Position, use: Use = "build") -> Verdict[rules.Move] | None:
     """The tables' verdict (move limit applied) and move, or None if not covered.
 
-    The move: the shortest win, else the drawing move that leaves the opponent the
-    largest share of losing replies (against a fallible opponent a draw is a chance),
-    else the longest resistance.
+    The move: the shortest win, else the drawing move with the best chance against a
+    fallible opponent (the fox: its odds against a depth-2 defender, `odds.py`, if
+    built; else, and for the geese: the largest share of losing replies left to the
+    opponent), else the longest resistance.
     """
     found = value(position, use=use)
     if found is None:
@@ -164,10 +165,18 @@ def probe(position: rules.Position, use: Use = "build") -> Verdict[rules.Move] |
         there, plies = child
         preference: float = {LOSS: 10**6 - plies, DRAW: 0, WIN: -(10**6) + plies}[there]
         if there == DRAW:
-            preference = _losing_share(rules.play(position, move), use)
+            preference = _draw_preference(rules.play(position, move), use)
         if best is None or preference > best[0]:
             best = (preference, move)
     return Verdict(result, distance, None if best is None else best[1])
+
+
+def _draw_preference(position: rules.Position, use: Use) -> float:
+    """How much a drawn `position` (the opponent to move) is worth to the mover, 0..1."""
+    from aviary.games.foxgeese import odds
+
+    chance = odds.odds(position) if use != "off" else None
+    return chance if chance is not None else _losing_share(position, use)
 
 
 def _losing_share(position: rules.Position, use: Use) -> float:
