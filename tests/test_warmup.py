@@ -8,6 +8,9 @@ from aviary import warmup
 def test_every_warmup_module_exposes_a_warmup_function():
     for name in warmup.WARMUP_MODULES:
         assert callable(importlib.import_module(name).warmup), name
+    assert warmup.DEEP_WARMUP_MODULES, "the deep tables are listed"
+    for name in warmup.DEEP_WARMUP_MODULES:
+        assert callable(importlib.import_module(name).deep_warmup), name
 
 
 def test_pikachu_warmup_runs_and_reports_each_module(capsys, monkeypatch):

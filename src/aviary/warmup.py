@@ -26,8 +26,8 @@ def main(argv: list[str]) -> int:
     parser = ArgumentParser(prog="aviary warmup", description=__doc__.splitlines()[0])
     parser.add_argument("--quiet", "-q", action="store_true", help="print nothing")
     parser.add_argument("--deep", action="store_true",
-                        help="also build the tables that take minutes (the classic fox's "
-                        "odds against a depth-2 defender: about 4.5 min, 1.5 GB)")
+                        help="also build the tables that take minutes (the registry's "
+                        "deep_warmup modules; each game's docs say what they buy)")
     args = parser.parse_args(argv)
     for name in WARMUP_MODULES:
         started = time.monotonic()
