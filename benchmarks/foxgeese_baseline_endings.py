@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from aviary.games.base import WIN
-from aviary.games.foxgeese import baseline, endgame, engine, odds, rules
+from aviary.games.foxgeese import baseline, endgame, engine, odds, odds_kernels, rules
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from foxgeese_strength import opening  # noqa: E402  (the same openings as the bar)
@@ -90,7 +90,7 @@ def audit(position: rules.Position, chosen: rules.Move, tally: Counter[str]) -> 
 def exhaustive(horizon: int) -> None:
     """`--exhaustive`: the baseline's best replies in every geese-to-move position and
     the best fox's chance against them within 50, 100, ... `horizon` plies."""
-    model = odds.Model()
+    model = odds_kernels.Model()
     for count in model.counts:
         positions, with_losing, may_err, tied, tied_losing = (
             int(t) for t in model.tallies[count])

@@ -114,7 +114,7 @@ GAMES: dict[str, GameSpec] = {
                 "baseline": "aviary.games.foxgeese.baseline:make_engine",
             },
             quick="aviary.games.foxgeese.quick:best_move",
-            tables="aviary.games.foxgeese.endgame:probe",
+            tables="aviary.games.foxgeese.odds:probe",
             command_summary="course command line: PLAYER BOARD SECONDS "
             "[--variant classic|elephants] [--shrink]",
             warmup=("aviary.games.foxgeese.engine", "aviary.games.foxgeese.baseline",

@@ -20,6 +20,7 @@ import hashlib
 import importlib.util
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -143,13 +144,15 @@ def _after(position: rules.Position, move: rules.Move, use: Use) -> tuple[int, i
     return value(after, use=use)
 
 
-def probe(position: rules.Position, use: Use = "build") -> Verdict[rules.Move] | None:
+def probe(position: rules.Position, use: Use = "build",
+          odds: Callable[[rules.Position], float | None] | None = None
+          ) -> Verdict[rules.Move] | None:
     """The tables' verdict (move limit applied) and move, or None if not covered.
 
     The move: the shortest win, else the drawing move with the best chance against a
-    fallible opponent (the fox: its odds against a depth-2 defender, `odds.py`, if
-    built; else, and for the geese: the largest share of losing replies left to the
-    opponent), else the longest resistance.
+    fallible opponent, else the longest resistance. That chance is `odds(position
+    after the move)` where it is not None (the fox's odds against a depth-2 defender,
+    `odds.probe`), else the share of losing replies it leaves the opponent.
     """
     found = value(position, use=use)
     if found is None:
@@ -165,17 +168,16 @@ def probe(position: rules.Position, use: Use = "build") -> Verdict[rules.Move] |
         there, plies = child
         preference: float = {LOSS: 10**6 - plies, DRAW: 0, WIN: -(10**6) + plies}[there]
         if there == DRAW:
-            preference = _draw_preference(rules.play(position, move), use)
+            preference = _draw_preference(rules.play(position, move), use, odds)
         if best is None or preference > best[0]:
             best = (preference, move)
     return Verdict(result, distance, None if best is None else best[1])
 
 
-def _draw_preference(position: rules.Position, use: Use) -> float:
+def _draw_preference(position: rules.Position, use: Use,
+                     odds: Callable[[rules.Position], float | None] | None) -> float:
     """How much a drawn `position` (the opponent to move) is worth to the mover, 0..1."""
-    from aviary.games.foxgeese import odds
-
-    chance = odds.odds(position) if use != "off" else None
+    chance = odds(position) if odds is not None and use != "off" else None
     return chance if chance is not None else _losing_share(position, use)
 
 

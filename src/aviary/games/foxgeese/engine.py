@@ -39,7 +39,7 @@ import numpy as np
 from numba import cfunc, njit
 
 from aviary.games.engine import Engine, Report, Searcher
-from aviary.games.foxgeese import endgame, kernels, quick, rules
+from aviary.games.foxgeese import kernels, odds, quick, rules
 from aviary.games.foxgeese.kernels import (
     ELEPHANTS,
     FOXES,
@@ -250,7 +250,7 @@ class FoxGeeseSearcher(Searcher[rules.Position, rules.Move]):
 
 def make_engine(game: rules.FoxGeese) -> Engine[rules.Position, rules.Move]:
     """The engine for `game` (any variant, with or without the shrinking board)."""
-    return Engine(game, FoxGeeseSearcher(), quick.best_move, tables=endgame.probe)
+    return Engine(game, FoxGeeseSearcher(), quick.best_move, tables=odds.probe)
 
 
 _engine = make_engine(rules.FoxGeese())  # the rules come with the position: one engine

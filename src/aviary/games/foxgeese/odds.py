@@ -1,25 +1,27 @@
 """The classic fox's odds against a depth-2 defender: how it plays a drawn ending to win.
 
 Most of the solved endings (`endgame.py`) are draws with best play, and there the
-tables leave the fox many moves that all keep the draw. Against a perfect defender
-they are alike; against a fallible one they are not. The defender modelled here is
-the textbook depth-2 player (`baseline.py`, the course project's player and the way
-most course programs play): its best-scored replies, ties broken at random, include
-a losing one in 3,676 of the 6.6 M five-geese positions and in 77,504 of the 1.1 M
-four-geese ones. A fox that knows where they are can steer the game into them again
-and again until the defender slips.
+tables leave the fox several moves that all keep the draw. Against a perfect
+defender they are alike; against a fallible one they are not. The defender
+modelled here is the textbook depth-2 player (`baseline.py`, the course project's
+player and the way most course programs play): its best-scored replies, ties
+broken at random, include a losing one in 3,676 of the 6.6 M five-geese positions
+and in 77,504 of the 1.1 M four-geese ones. A fox that knows where they are can
+steer the game into them again and again until the defender slips.
 
-For every geese-to-move position of both tables this module computes the fox's
-chance to win against that defender, each fox move discounting it by `DISCOUNT` (a
-sooner win is worth more; without it a fox that picks by the chances could put the
-win off for ever), by value iteration over the tables: the fox takes its best move,
-the defender each of its tied best replies with equal chance. `endgame.probe`
-plays, among the moves that keep the draw, the one with the best odds, so against a
-perfect defender the fox still draws and it never risks a loss.
+For every geese-to-move position of both tables the odds are the fox's chance to
+win against that defender, each fox move discounting it by `DISCOUNT` (a sooner
+win is worth more; without it a fox that picks by the chances put the win off for
+ever), found by value iteration over the tables (`odds_kernels.py`): the fox takes
+its best move, the defender each of its tied best replies with equal chance.
+`probe` is the tables' probe with the fox playing, among the moves that keep the
+draw, the one with the best odds: against a perfect defender it still draws, and
+it never risks a loss.
 
-The table takes minutes and about 1.5 GB to build, so `aviary warmup --deep` builds
-it (cached like the endgame tables); a fox without it falls back to the share of
-losing replies.
+The odds take minutes and about 1.5 GB to build, so `aviary warmup --deep` builds
+them (cached like the endgame tables); without them the fox falls back to the share
+of losing replies. Reading them needs no numpy, like the tables: the course command
+answers from here before numba has loaded.
 """
 
 from __future__ import annotations
@@ -28,201 +30,27 @@ import hashlib
 import importlib.util
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-
-import numpy as np
-from numba import njit
+from typing import TYPE_CHECKING
 
 from aviary.cache import cache_dir, read_table, write_table
-from aviary.games.foxgeese import baseline, endgame, endgame_kernels, kernels, rules
+from aviary.games.base import TableUse, Verdict
+from aviary.games.foxgeese import endgame, rules
+
+if TYPE_CHECKING:
+    import numpy as np
 
 DISCOUNT = 0.98  # per fox move
 ROUNDS = 300  # value-iteration steps: DISCOUNT ** 300 ~ 0.002, beyond what the play needs
 SCALE = 32767  # odds are stored as int16, 0..SCALE
-_SOURCES = ("aviary.games.foxgeese.odds", "aviary.games.foxgeese.baseline",
+_SOURCES = ("aviary.games.foxgeese.odds_kernels", "aviary.games.foxgeese.baseline",
             "aviary.games.foxgeese.kernels", "aviary.games.foxgeese.endgame_kernels",
             "aviary.games.foxgeese.rules", "aviary.search.retrograde")
-# replies[i, j]: TRAPPED the reply traps the fox; UNUSED past the ties; STUCK no geese move
-TRAPPED, UNUSED, STUCK = -1, -2, -3
-
-
-@njit(cache=True, nogil=True)
-def defender_replies(table, count, indices, replies, tally):
-    """The depth-2 defender's best replies (ties included) in the geese-to-move positions
-    `indices` of the `count`-geese table, checked against the table.
-
-    replies[i, :] gets the fox-to-move indices they lead to (TRAPPED, UNUSED, STUCK as
-    above). tally: [positions not already lost, with a losing reply, where a best reply
-    loses, best replies, of them losing]. A position whose fox is trapped is skipped:
-    the game removes such a fox before the geese move.
-    """
-    geese = np.empty(8, dtype=np.int64)
-    after = np.empty(8, dtype=np.int64)
-    moves = np.empty(kernels.MAX_MOVES, dtype=np.int64)
-    values = np.empty(kernels.MAX_MOVES, dtype=np.int64)
-    buffers = np.zeros((2, kernels.MAX_MOVES), dtype=np.int64)
-    state = np.zeros(kernels.STATE_SIZE, dtype=np.int64)
-    for i in range(indices.shape[0]):
-        index = indices[i]
-        _, fox = endgame_kernels.decode(index, count, geese)
-        if endgame_kernels.fox_is_trapped(fox, geese, count):
-            continue
-        state[:] = 0
-        state[kernels.SIDE_SLOT] = -1
-        state[kernels.FOXES] = kernels.bit(kernels.POINTS[fox])
-        for k in range(count):
-            state[kernels.GEESE] |= kernels.bit(kernels.POINTS[geese[k]])
-        state[kernels.OPEN] = kernels.CROSS
-        state[kernels.KEY_SLOT] = kernels.full_key(state)
-        n = kernels.generate(state, moves, False)
-        if n == 0:
-            replies[i, 0] = STUCK
-            continue
-        baseline.root_values(state, moves, n, values, buffers)
-        top = values[:n].max()
-        not_lost = (table[index] & 3) - 1 != -1
-        losing_reply = False
-        may_err = False
-        used = 0
-        for j in range(n):
-            undo = kernels.make(state, moves[j])
-            child = TRAPPED
-            if state[kernels.FOXES] != 0:
-                where = 0
-                m = 0
-                for p in range(endgame_kernels.POINT_COUNT):
-                    b = kernels.bit(kernels.POINTS[p])
-                    if state[kernels.FOXES] & b:
-                        where = p
-                    if state[kernels.GEESE] & b:
-                        after[m] = p
-                        m += 1
-                child = endgame_kernels.index_of(0, where, after, count)
-            kernels.unmake(state, moves[j], undo)
-            loses = child >= 0 and (table[child] & 3) - 1 == 1  # a forced win for the fox
-            losing_reply |= loses
-            if values[j] == top:
-                replies[i, used] = child
-                used += 1
-                if not_lost:
-                    tally[3] += 1
-                    tally[4] += loses
-                    may_err |= loses
-        if not_lost:
-            tally[0] += 1
-            tally[1] += losing_reply
-            tally[2] += may_err
-    return tally
-
-
-@njit(cache=True, nogil=True)
-def fox_moves(count, moves, counts):
-    """moves[i, :counts[i]]: where each fox move from fox-to-move position i leads: a
-    geese-to-move index of the same table (>= 0), of the table with one goose fewer
-    (encoded -2 - index), or -1 for a jump that wins (three geese left)."""
-    geese = np.empty(8, dtype=np.int64)
-    moved = np.empty(8, dtype=np.int64)
-    for i in range(counts.shape[0]):
-        _, fox = endgame_kernels.decode(i, count, geese)
-        n = 0
-        for d in range(4):
-            q = endgame_kernels.STEP[fox, d]
-            if q < 0:
-                continue
-            taken = -1
-            for k in range(count):
-                if geese[k] == q:
-                    taken = k
-            if taken < 0:
-                moves[i, n] = endgame_kernels.index_of(1, q, geese, count)
-                n += 1
-                continue
-            r = endgame_kernels.OVER[fox, d]
-            if r < 0 or endgame_kernels._occupied(geese, count, r):
-                continue
-            endgame_kernels._sorted_with(geese, count, moved, taken, -1)
-            moves[i, n] = -1 if count - 1 < endgame_kernels.MIN_GEESE else (
-                -2 - endgame_kernels.index_of(1, r, moved, count - 1))
-            n += 1
-        counts[i] = n
-
-
-@njit(cache=True, nogil=True)
-def step(chances, smaller, replies, moves, counts, out, discount):
-    """One value-iteration step: `out` from `chances` (a table's positions, both sides to
-    move) and `smaller` (the table with one goose fewer, after this step's update)."""
-    half = chances.shape[0] // 2
-    for i in range(half):  # the fox to move: its best move
-        best = 0.0
-        for j in range(counts[i]):
-            child = moves[i, j]
-            if child == -1:
-                best = 1.0
-            elif child >= 0:
-                best = max(best, chances[child])
-            else:
-                best = max(best, smaller[-2 - child])
-        out[i] = discount * best
-    for i in range(half):  # the geese to move: the defender's ties, equally likely
-        if replies[i, 0] == STUCK:
-            out[half + i] = 1.0  # no geese move: the geese lose
-            continue
-        total = 0.0
-        n = 0
-        for j in range(replies.shape[1]):
-            child = replies[i, j]
-            if child == UNUSED:
-                break
-            total += 0.0 if child == TRAPPED else chances[child]
-            n += 1
-        out[half + i] = total / n if n else 0.0  # n == 0: the fox is trapped, removed
-
-
-class Model:
-    """The defender's tied best replies and the fox's moves, for each table: what the
-    value iteration runs on (both are fixed; only the chances change)."""
-
-    def __init__(self, counts: Sequence[int] = endgame.COUNTS) -> None:
-        self.counts = tuple(sorted(counts))
-        self.replies: dict[int, np.ndarray] = {}
-        self.fox: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self.tallies: dict[int, np.ndarray] = {}
-        for count in self.counts:
-            table = np.asarray(endgame.load(count))
-            half = endgame_kernels.table_size(count) // 2
-            replies = np.full((half, 4 * count), UNUSED, dtype=np.int32)
-            indices = np.arange(half, 2 * half, dtype=np.int64)  # the geese to move
-            self.tallies[count] = defender_replies(table, count, indices, replies,
-                                                   np.zeros(5, np.int64))
-            self.replies[count] = replies
-            moves = np.full((half, 4), -1, dtype=np.int64)
-            moved = np.zeros(half, dtype=np.int64)
-            fox_moves(count, moves, moved)
-            self.fox[count] = moves, moved
-
-    def iterate(self, rounds: int, discount: float,
-                each: Callable[[int, dict[int, np.ndarray]], None] | None = None
-                ) -> dict[int, np.ndarray]:
-        """The chances (both sides to move) after `rounds` steps; `each(step, chances)`
-        is called after every step if given. Without a table for count - 1, a jump out of
-        the smallest table counts as nothing (tests use the four-geese table alone)."""
-        chances = {count: np.zeros(endgame_kernels.table_size(count)) for count in self.counts}
-        none = np.zeros(1)
-        for done in range(1, rounds + 1):
-            stepped: dict[int, np.ndarray] = {}
-            for count in self.counts:
-                stepped[count] = np.empty_like(chances[count])
-                step(chances[count], stepped.get(count - 1, none), self.replies[count],
-                     *self.fox[count], stepped[count], discount)
-            chances = stepped
-            if each is not None:
-                each(done, chances)
-        return chances
 
 
 def table_key() -> str:
-    digest = hashlib.sha256(f"{DISCOUNT} {ROUNDS}".encode())
+    digest = hashlib.sha256(f"{DISCOUNT} {ROUNDS} {SCALE}".encode())
     for module in _SOURCES:
         spec = importlib.util.find_spec(module)
         assert spec is not None and spec.origin is not None, module
@@ -234,7 +62,14 @@ def table_path(count: int) -> Path:
     return cache_dir() / f"foxgeese-fox-odds-v{count}-geese-{table_key()}.npz"
 
 
-_loaded: dict[int, np.ndarray] = {}
+def _half(count: int) -> int:
+    """How many positions of the `count`-geese table have the geese to move."""
+    from math import comb
+
+    return len(rules.POINTS) * comb(len(rules.POINTS) - 1, count)
+
+
+_loaded: dict[int, memoryview] = {}
 _disabled = False
 
 
@@ -246,33 +81,35 @@ def disable() -> None:
 
 def build(counts: Sequence[int] = endgame.COUNTS) -> dict[int, np.ndarray]:
     """Solve and save the odds of the geese-to-move positions of the `counts` tables."""
+    import numpy as np
+
+    from aviary.games.foxgeese.odds_kernels import Model
+
     started = time.monotonic()
     chances = Model(counts).iterate(ROUNDS, DISCOUNT)
     built = {}
     for count, values in chances.items():
-        half = len(values) // 2
-        built[count] = np.rint(values[half:] * SCALE).astype("<i2")
+        built[count] = np.rint(values[_half(count):] * SCALE).astype("<i2")
         try:
             write_table(table_path(count), built[count])
         except OSError as error:
             print(f"aviary: could not save the fox's odds to {table_path(count)}: {error}",
                   file=sys.stderr)
-        _loaded[count] = built[count]
+        _loaded[count] = memoryview(built[count]).cast("B").cast("h")
     print(f"aviary: the classic fox's odds against a depth-2 defender in "
           f"{time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
     return built
 
 
-def load(count: int) -> np.ndarray | None:
+def load(count: int) -> memoryview | None:
     """The odds of the `count`-geese table's geese-to-move positions, if built."""
     if _disabled:
         return None
     if count not in _loaded:
-        half = endgame_kernels.table_size(count) // 2
-        table = read_table(table_path(count), half, "<i2")
+        table = read_table(table_path(count), _half(count), "<i2")
         if table is None:
             return None
-        _loaded[count] = np.asarray(table)
+        _loaded[count] = table
     return _loaded[count]
 
 
@@ -285,19 +122,19 @@ def odds(position: rules.Position) -> float | None:
     table = load(count)
     if table is None:
         return None
-    half = endgame_kernels.table_size(count) // 2
-    return int(table[endgame.rank(position, count) - half]) / SCALE
+    return int(table[endgame.rank(position, count) - _half(count)]) / SCALE
+
+
+def probe(position: rules.Position, use: TableUse = "build") -> Verdict[rules.Move] | None:
+    """`endgame.probe`, the fox playing its drawn endings by its odds (if built)."""
+    return endgame.probe(position, use, odds=odds)
 
 
 def warmup() -> None:
-    """Compile the kernels on a few positions (the table itself: `deep_warmup`)."""
-    table = np.asarray(endgame.load(4))
-    half = endgame_kernels.table_size(4) // 2
-    replies = np.full((4, 16), UNUSED, dtype=np.int32)
-    defender_replies(table, 4, np.arange(half, half + 4, dtype=np.int64), replies,
-                     np.zeros(5, np.int64))
-    moves = np.full((4, 4), -1, dtype=np.int64)
-    fox_moves(4, moves, np.zeros(4, dtype=np.int64))
+    """Compile the kernels that build the odds (the odds themselves: `deep_warmup`)."""
+    from aviary.games.foxgeese import odds_kernels
+
+    odds_kernels.warmup()
 
 
 def deep_warmup() -> None:
