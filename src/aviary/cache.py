@@ -36,6 +36,19 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("aviary"))
 
 
+def source_key(modules: tuple[str, ...], salt: str = "") -> str:
+    """A table's KEY: a digest of `salt` and the source files of `modules` (found, not
+    imported), so changing the code that builds a table retires the old files."""
+    import importlib.util
+
+    digest = hashlib.sha256(salt.encode())
+    for module in modules:
+        spec = importlib.util.find_spec(module)
+        assert spec is not None and spec.origin is not None, module
+        digest.update(Path(spec.origin).read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def _digest(table: np.ndarray) -> str:
     return hashlib.sha256(table.tobytes()).hexdigest()
 

@@ -16,15 +16,13 @@ by `aviary warmup`.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from aviary.cache import cache_dir, read_table, write_table
+from aviary.cache import cache_dir, read_table, source_key, write_table
 from aviary.games.base import DRAW, LOSS, WIN, TableUse, Verdict
 from aviary.games.foxgeese import rules
 
@@ -64,12 +62,7 @@ def rank(position: rules.Position, count: int) -> int:
 
 
 def table_key() -> str:
-    digest = hashlib.sha256()
-    for module in _SOURCES:
-        spec = importlib.util.find_spec(module)
-        assert spec is not None and spec.origin is not None, module
-        digest.update(Path(spec.origin).read_bytes())
-    return digest.hexdigest()[:12]
+    return source_key(_SOURCES)
 
 
 def table_path(count: int) -> Path:

@@ -26,15 +26,13 @@ answers from here before numba has loaded.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from aviary.cache import cache_dir, read_table, write_table
+from aviary.cache import cache_dir, read_table, source_key, write_table
 from aviary.games.base import TableUse, Verdict
 from aviary.games.foxgeese import endgame, rules
 
@@ -50,12 +48,7 @@ _SOURCES = ("aviary.games.foxgeese.odds_kernels", "aviary.games.foxgeese.baselin
 
 
 def table_key() -> str:
-    digest = hashlib.sha256(f"{DISCOUNT} {ROUNDS} {SCALE}".encode())
-    for module in _SOURCES:
-        spec = importlib.util.find_spec(module)
-        assert spec is not None and spec.origin is not None, module
-        digest.update(Path(spec.origin).read_bytes())
-    return digest.hexdigest()[:12]
+    return source_key(_SOURCES, f"{DISCOUNT} {ROUNDS} {SCALE}")
 
 
 def table_path(count: int) -> Path:
