@@ -146,7 +146,7 @@ def main() -> int:
     endgame.warmup()
     if args.no_odds:
         odds.disable()
-    with_odds = all(odds.load(count) is not None for count in endgame.COUNTS)
+    with_odds = odds.built()
     print("the fox plays the drawn endings by " + (
         "its odds against a depth-2 defender" if with_odds else
         "the share of losing replies (no odds table: aviary warmup --deep)"), flush=True)

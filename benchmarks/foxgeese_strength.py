@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from aviary.games.foxgeese import baseline, endgame, engine, odds, rules
+from aviary.games.foxgeese import baseline, engine, odds, rules
 from aviary.search.clock import Limit
 from strength_stats import LogError, append_record, code_fingerprint, read_logs
 
@@ -189,7 +189,7 @@ def main() -> int:
     elif args.self_play or any(CONFIGS[name][0] == "classic" for name in
                                args.config or CONFIGS) and "f" in (args.side or ("f",)):
         odds.deep_warmup()  # the classic fox's (minutes, once: cached)
-    with_odds = all(odds.load(count) is not None for count in endgame.COUNTS)
+    with_odds = odds.built()
     if args.self_play:
         return self_play(args.self_play, args.time, args.seed)
     settings = {"time": args.time, "nodes": args.nodes, "seed": args.seed, "odds": with_odds}

@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from aviary.games.foxgeese import endgame, engine, rules
+from aviary.games.foxgeese import endgame, engine, rules, shapes
 from aviary.games.foxgeese import endgame_kernels as kernels
 from aviary.search.clock import Limit
 
@@ -22,11 +22,13 @@ def tables(tmp_path_factory):
         endgame._loaded.clear()
 
 
-def random_ending(rng: random.Random, count: int = 4) -> rules.Position:
-    """One fox and `count` geese anywhere on the open cross, either side to move."""
+def random_ending(rng: random.Random, count: int = 4, arms: int = 0) -> rules.Position:
+    """One fox and `count` geese anywhere on the cross with the closed `arms` (bits in the
+    order of rules.ARMS), either side to move."""
+    closed = set().union(*(arm for i, (_, arm) in enumerate(rules.ARMS) if arms >> i & 1))
     while True:
-        cells = ["#" if p in rules.CORNERS else "." for p in range(rules.CELLS)]
-        points = list(rules.POINTS)
+        cells = ["#" if p in rules.CORNERS or p in closed else "." for p in range(rules.CELLS)]
+        points = [p for p in rules.POINTS if p not in closed]
         rng.shuffle(points)
         cells[points[0]] = "F"
         for point in points[1:1 + count]:
@@ -84,13 +86,59 @@ def test_numbering_round_trips_in_the_kernels_and_in_python():
     geese = np.zeros(8, dtype=np.int64)
     for _ in range(200):
         position = random_ending(rng)
-        index = endgame.rank(position, 4)
-        side, fox = kernels.decode(index, 4, geese)
+        ending = endgame.locate(position)
+        assert ending is not None and ending.shape == 0 and ending.count == 4
+        side, fox = kernels.decode(ending.index, 4, geese, 33)
         assert side == (position.player == "g")
         assert rules.POINTS[fox] == position.board.index("F")
         points = {rules.POINTS[g] for g in geese[:4]}
         assert points == {p for p, piece in enumerate(position.board) if piece == "G"}
-        assert kernels.index_of(side, fox, geese[:4].copy(), 4) == index
+        assert kernels.index_of(side, fox, geese[:4].copy(), 4, 33) == ending.index
+
+
+def test_every_set_of_closed_arms_turns_onto_a_solved_shape():
+    for arms in range(16):
+        shape, number = shapes.orient(arms)
+        assert shape in shapes.SHAPES and bin(shape).count("1") == bin(arms).count("1")
+        closed = [arm for i, (_, arm) in enumerate(rules.ARMS) if arms >> i & 1]
+        open_cells = [p for p in rules.POINTS if not any(p in arm for arm in closed)]
+        assert sorted(number) == open_cells
+        assert sorted(number.values()) == list(range(len(open_cells)))
+        # a turn or a mirror keeps neighbours neighbours, so the moves are the same
+        step, _ = kernels.shape_graph(shape)
+        for p in open_cells:
+            for q in open_cells:
+                near = abs(p // 7 - q // 7) + abs(p % 7 - q % 7) == 1
+                assert near == (number[q] in step[number[p]]), (arms, p, q)
+
+
+@pytest.mark.parametrize("arms", [1, 2, 4, 8, 3, 12, 5, 10, 7, 14, 15])
+def test_closed_board_tables_agree_with_a_plain_search(arms):
+    rng = random.Random(arms)
+    seen = {endgame.WIN: 0, endgame.DRAW: 0, endgame.LOSS: 0}
+    for _ in range(40):
+        position = random_ending(rng, arms=arms)
+        ending = endgame.locate(position)
+        assert ending is not None and ending.shape == shapes.orient(arms)[0]
+        result, distance = endgame.value(position)
+        seen[result] += 1
+        expected = result if result != endgame.DRAW and distance <= 4 else 0
+        assert forced(position, 4) == expected, (position, result, distance)
+    assert seen[endgame.DRAW] and seen[endgame.WIN] + seen[endgame.LOSS]
+
+
+def test_turned_and_mirrored_positions_have_one_value():
+    rng = random.Random(17)
+    turns = (lambda r, c: (c, 6 - r), lambda r, c: (r, 6 - c), lambda r, c: (c, r))
+    for _ in range(60):
+        position = random_ending(rng, arms=rng.randrange(16))
+        for turn in turns:
+            cells = ["#"] * rules.CELLS
+            for p, piece in enumerate(position.board):
+                r, c = turn(*divmod(p, 7))
+                cells[r * 7 + c] = piece
+            turned = rules.Position("".join(cells), position.player, position.ply, False)
+            assert endgame.value(turned) == endgame.value(position)
 
 
 def test_probe_applies_the_move_limit():
@@ -112,8 +160,14 @@ def test_what_the_tables_do_not_cover():
     start = rules.start_position("elephants")
     assert not endgame.covers(start)
     assert not endgame.covers(rules.start_position("classic"))  # 13 geese
+    six_geese = "##...##" "##...##" + "..F...." + ".GGG..." + ".GGG..." + "##...##" "##...##"
+    assert not endgame.covers(rules.parse(six_geese, "f"))
+    two_foxes = "##...##" "##...##" + "..F.F.." + ".GG...." + ".GG...." + "##...##" "##...##"
+    assert not endgame.covers(rules.parse(two_foxes, "f", "elephants"))
+    with_elephant = "##...##" "##...##" + "..F...." + ".GG...." + ".GGE..." + "##...##" "##...##"
+    assert not endgame.covers(rules.parse(with_elephant, "f", "elephants"))
     closed = "#######" "#######" + "..F...." + ".GG...." + ".GG...." + "##...##" "##...##"
-    assert not endgame.covers(rules.parse(closed, "f"))
+    assert endgame.covers(rules.parse(closed, "f"))  # the top arm closed: shape 1
 
 
 def test_the_engine_answers_from_the_table_with_its_exact_result():

@@ -9,67 +9,84 @@ import numpy as np
 import pytest
 
 from aviary.games.base import DRAW, WIN
-from aviary.games.foxgeese import baseline, endgame, endgame_kernels, odds, odds_kernels, rules
+from aviary.games.foxgeese import (
+    baseline,
+    endgame,
+    endgame_kernels,
+    odds,
+    odds_kernels,
+    rules,
+    shapes,
+)
+
+CLOSED = 5  # a shape with two arms closed (top and left), for the shrinking board
 
 
 @pytest.fixture(scope="module")
 def model(tmp_path_factory):
-    """The four-geese model and its odds, built into a temporary cache."""
+    """The four-geese models and odds of the open cross and the `CLOSED` shape, by shape,
+    built into a temporary cache."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("AVIARY_CACHE_DIR", str(tmp_path_factory.mktemp("aviary-cache")))
         endgame._loaded.clear()
         odds._loaded.clear()
         built = odds_kernels.Model((4,))
         odds.build((4,))
-        yield built
+        built_closed = odds_kernels.Model((4,), CLOSED)
+        odds.build((4,), CLOSED)
+        yield {0: built, CLOSED: built_closed}
         endgame._loaded.clear()
         odds._loaded.clear()
 
 
-def position_of(index: int, count: int = 4, ply: int = 10) -> rules.Position:
+def position_of(index: int, count: int = 4, ply: int = 10, shape: int = 0) -> rules.Position:
     """The table's position `index` as a rules position (`ply` or the one after it, for
     the parity of the side to move)."""
+    points = shapes.shape_points(shape)
     geese = np.empty(8, dtype=np.int64)
-    side, fox = endgame_kernels.decode(index, count, geese)
-    cells = ["#" if p in rules.CORNERS else "." for p in range(rules.CELLS)]
-    cells[rules.POINTS[fox]] = rules.FOX
+    side, fox = endgame_kernels.decode(index, count, geese, len(points))
+    cells = ["." if p in points else "#" for p in range(rules.CELLS)]
+    cells[points[fox]] = rules.FOX
     for k in range(count):
-        cells[rules.POINTS[geese[k]]] = rules.GOOSE
+        cells[points[geese[k]]] = rules.GOOSE
     return rules.Position("".join(cells), "fg"[side], ply + (ply + side) % 2, False)
 
 
-def drawn_geese_to_move(rng: random.Random, want: int) -> list[int]:
+def drawn_geese_to_move(rng: random.Random, want: int, shape: int = 0) -> list[int]:
     """Indices of geese-to-move positions of the four-geese table drawn with best play."""
-    table = np.asarray(endgame.load(4))
-    half = endgame_kernels.table_size(4) // 2
+    table = np.asarray(endgame.load(4, shape))
+    half = endgame.table_size(4, shape) // 2
     found: list[int] = []
     while len(found) < want:
         index = half + rng.randrange(half)
-        position = position_of(index)
+        position = position_of(index, shape=shape)
         if (table[index] & 3) - 1 == DRAW and rules.outcome(position) is None:
             found.append(index)
     return found
 
 
-def test_the_model_holds_every_move_the_baseline_plays(model):
+@pytest.mark.parametrize("shape", [0, CLOSED])
+def test_the_model_holds_every_move_the_baseline_plays(model, shape):
     # the baseline breaks ties by a generator seeded from the position and its ply:
     # over many plies it plays each tied reply, and the model must list each of them
-    half = endgame_kernels.table_size(4) // 2
-    for index in drawn_geese_to_move(random.Random(7), 40):
-        position = position_of(index)
-        listed = {int(child) for child in model.replies[4][index - half]
+    half = endgame.table_size(4, shape) // 2
+    for index in drawn_geese_to_move(random.Random(7), 40 if shape == 0 else 20, shape):
+        position = position_of(index, shape=shape)
+        listed = {int(child) for child in model[shape].replies[4][index - half]
                   if child != odds_kernels.UNUSED}
         for ply in range(1, 41, 2):
             at_ply = rules.Position(position.board, "g", ply)
             after = rules.play(at_ply, baseline.best_move(at_ply))
-            assert endgame.covers(after), "a geese move keeps the four geese"
-            assert endgame.rank(after, 4) in listed, (position.board, ply)
+            ending = endgame.locate(after)
+            assert ending is not None and ending.shape == shape, "the geese keep their four"
+            assert ending.index in listed, (position.board, ply)
 
 
-def test_a_forced_win_is_a_sure_win_against_the_defender(model):
-    table = np.asarray(endgame.load(4))
-    half = endgame_kernels.table_size(4) // 2
-    chances = model.iterate(30, 1.0)[4]
+@pytest.mark.parametrize("shape", [0, CLOSED])
+def test_a_forced_win_is_a_sure_win_against_the_defender(model, shape):
+    table = np.asarray(endgame.load(4, shape))
+    half = endgame.table_size(4, shape) // 2
+    chances = model[shape].iterate(30, 1.0)[4]
     result = (table[:half] & 3).astype(np.int64) - 1
     distance = table[:half] >> 2
     won_in_time = (result == WIN) & (distance <= 30)
@@ -79,13 +96,14 @@ def test_a_forced_win_is_a_sure_win_against_the_defender(model):
     assert chances[:half][result == DRAW].mean() > 0.5
 
 
-def test_the_fox_keeps_the_draw_and_picks_the_best_odds(model):
+@pytest.mark.parametrize("shape", [0, CLOSED])
+def test_the_fox_keeps_the_draw_and_picks_the_best_odds(model, shape):
     rng = random.Random(11)
-    table = np.asarray(endgame.load(4))
+    table = np.asarray(endgame.load(4, shape))
     checked = 0
     while checked < 25:
-        index = rng.randrange(endgame_kernels.table_size(4) // 2)  # the fox to move
-        position = position_of(index)
+        index = rng.randrange(endgame.table_size(4, shape) // 2)  # the fox to move
+        position = position_of(index, shape=shape)
         if (table[index] & 3) - 1 != DRAW or rules.outcome(position) is not None:
             continue
         verdict = odds.probe(position, "cached")

@@ -1,12 +1,14 @@
 """Solved classic endings: one fox against four or five geese, exact, built once, cached.
 
-With one fox, `count` geese (4 or 5), no elephant and no closed arm, every
-position is solved by retrograde analysis (`aviary.search.retrograde` over the
-kernels in `endgame_kernels.py`): win, draw or loss for the side to move and the
-plies to the end with best play. A jump leaves the table (into the smaller one,
-or, from four geese, to the foxes' win); a geese move that traps the fox ends it.
-These are the endings where the foxes' search stalls: the geese huddle, and only
-exact play (waiting moves, zugzwang) takes the last geese.
+With one fox, `count` geese (4 or 5) and no elephant, on the open cross or on a
+cross the shrinking board has closed arms of (`shapes.py`: six shapes, the others
+are their turns and mirrors), every position is solved by retrograde analysis
+(`aviary.search.retrograde` over the kernels in `endgame_kernels.py`): win, draw or
+loss for the side to move and the plies to the end with best play. A jump leaves
+the table (into the smaller one, or, from four geese, to the foxes' win); a geese
+move that traps the fox ends it. These are the endings where the foxes' search
+stalls: the geese huddle, and only exact play (waiting moves, zugzwang) takes the
+last geese.
 
 The tables ignore the move limit; `probe` applies it: a win or loss farther away
 than the plies left is a draw. They are cached with `aviary.cache` (one file per
@@ -19,111 +21,130 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from aviary.cache import cache_dir, read_table, source_key, write_table
 from aviary.games.base import DRAW, LOSS, WIN, TableUse, Verdict
-from aviary.games.foxgeese import rules
+from aviary.games.foxgeese import rules, shapes
 
 if TYPE_CHECKING:
     import numpy as np
 
 COUNTS = (4, 5)  # geese against the one fox
 Use = TableUse
-_SOURCES = ("aviary.games.foxgeese.rules", "aviary.games.foxgeese.endgame_kernels",
+_SOURCES = ("aviary.games.foxgeese.rules", "aviary.games.foxgeese.shapes",
+            "aviary.games.foxgeese.endgame_kernels",
             "aviary.search.retrograde")  # a table's key digests the code that builds it
-_POINT_INDEX = {point: i for i, point in enumerate(rules.POINTS)}
 
 
-def geese_count(position: rules.Position) -> int | None:
-    """How many geese face the fox if the tables cover `position`, else None."""
+@dataclass(frozen=True)
+class Ending:
+    """Where a position lies in the tables."""
+
+    count: int  # geese against the fox
+    shape: int  # the board shape of its table (shapes.SHAPES)
+    index: int  # its number in that table (`endgame_kernels.index_of`)
+
+
+def locate(position: rules.Position) -> Ending | None:
+    """The position's table and number (the plain-Python twin of `endgame_kernels.index_of`,
+    after turning the board onto its table's shape), or None if no table covers it."""
     board = position.board
-    if board.count(rules.HOLE) != len(rules.CORNERS) or board.count(rules.ELEPHANT):
-        return None
     count = board.count(rules.GOOSE)
-    return count if board.count(rules.FOX) == 1 and count in COUNTS else None
+    if board.count(rules.FOX) != 1 or board.count(rules.ELEPHANT) or count not in COUNTS:
+        return None
+    arms = shapes.closed_arms(board)
+    if board.count(rules.HOLE) != len(rules.CORNERS) + 6 * bin(arms).count("1"):
+        return None
+    shape, number = shapes.orient(arms)
+    fox = number[board.index(rules.FOX)]
+    geese = sorted(number[p] for p, piece in enumerate(board) if piece == rules.GOOSE)
+    rank = sum(comb(g - (g > fox), k + 1) for k, g in enumerate(geese))
+    side = 0 if position.player == "f" else 1
+    n = len(number)
+    return Ending(count, shape, (side * n + fox) * comb(n - 1, count) + rank)
 
 
 def covers(position: rules.Position) -> bool:
-    return geese_count(position) is not None
+    return locate(position) is not None
 
 
-def rank(position: rules.Position, count: int) -> int:
-    """The position's index in its table (the plain-Python twin of `endgame_kernels.index_of`)."""
-    from math import comb
-
-    fox = _POINT_INDEX[position.board.index(rules.FOX)]
-    geese = sorted(_POINT_INDEX[p] for p, piece in enumerate(position.board)
-                   if piece == rules.GOOSE)
-    rank = sum(comb(g - (g > fox), k + 1) for k, g in enumerate(geese))
-    side = 0 if position.player == "f" else 1
-    return (side * len(rules.POINTS) + fox) * comb(len(rules.POINTS) - 1, count) + rank
+def table_size(count: int, shape: int = 0) -> int:
+    """Positions in the table of `count` geese on `shape` (both sides to move)."""
+    n = len(shapes.shape_points(shape))
+    return 2 * n * comb(n - 1, count)
 
 
 def table_key() -> str:
     return source_key(_SOURCES)
 
 
-def table_path(count: int) -> Path:
-    return cache_dir() / f"foxgeese-endgame-fox-v{count}-geese-{table_key()}.npz"
+def table_path(count: int, shape: int = 0) -> Path:
+    name = f"foxgeese-endgame-fox-v{count}-geese"
+    if shape:
+        name += f"-shape{shape}"
+    return cache_dir() / f"{name}-{table_key()}.npz"
 
 
-_loaded: dict[int, memoryview] = {}
+_loaded: dict[tuple[int, int], memoryview] = {}
 
 
-def build(count: int) -> np.ndarray:
-    """Solve the `count`-geese table (the smaller one loaded or built first), packed."""
+def build(count: int, shape: int = 0) -> np.ndarray:
+    """Solve the `count`-geese table of `shape` (the smaller one loaded or built first), packed."""
     import numpy as np
 
     from aviary.games.foxgeese import endgame_kernels as kernels
     from aviary.search import retrograde
 
     if count - 1 >= kernels.MIN_GEESE:
-        smaller = load(count - 1)
+        smaller = load(count - 1, shape)
         assert smaller is not None
         exits = np.asarray(smaller)
     else:
         exits = np.zeros(0, dtype=np.int16)
-    result, distance = retrograde.solve(kernels.table_size(count), kernels.children,
-                                        kernels.predecessors, (count, exits), kernels.MAX_MOVES)
+    step, over = kernels.shape_graph(shape)
+    result, distance = retrograde.solve(table_size(count, shape), kernels.children,
+                                        kernels.predecessors, (count, exits, step, over),
+                                        kernels.MAX_MOVES)
     return retrograde.pack(result, distance)
 
 
-def load(count: int, *, build_missing: bool = True) -> memoryview | None:
+def load(count: int, shape: int = 0, *, build_missing: bool = True) -> memoryview | None:
     """A packed table: from memory, from the cache, or built (and saved) now."""
-    if count in _loaded:
-        return _loaded[count]
-    from aviary.games.foxgeese.endgame_kernels import table_size
-
-    path = table_path(count)
-    table = read_table(path, table_size(count), "<i2")
+    if (count, shape) in _loaded:
+        return _loaded[count, shape]
+    path = table_path(count, shape)
+    table = read_table(path, table_size(count, shape), "<i2")
     if table is None:
         if not build_missing:
             return None
         started = time.monotonic()
-        built = build(count)
+        built = build(count, shape)
         table = built.data
         try:
             write_table(path, built)
         except OSError as error:  # a read-only cache costs time, never the answer
             print(f"aviary: could not save the fox endgame table to {path}: {error}",
                   file=sys.stderr)
-        print(f"aviary: solved fox against {count} geese ({len(table):,} positions) in "
-              f"{time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
-    _loaded[count] = table
+        where = f" on shape {shape}" if shape else ""
+        print(f"aviary: solved fox against {count} geese{where} ({len(table):,} positions) "
+              f"in {time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
+    _loaded[count, shape] = table
     return table
 
 
 def value(position: rules.Position, *, use: Use = "build") -> tuple[int, int] | None:
     """(WIN/DRAW/LOSS, plies) for the side to move by the tables alone (no move limit)."""
-    count = geese_count(position)
-    if use == "off" or count is None:
+    ending = locate(position) if use != "off" else None
+    if ending is None:
         return None
-    table = load(count, build_missing=use == "build")
+    table = load(ending.count, ending.shape, build_missing=use == "build")
     if table is None:
         return None
-    code = int(table[rank(position, count)])
+    code = int(table[ending.index])
     return (code & 3) - 1, code >> 2
 
 
@@ -185,6 +206,7 @@ def _losing_share(position: rules.Position, use: Use) -> float:
 
 
 def warmup() -> None:
-    """Build (or check) both tables, so that no game waits for a solve."""
-    for count in COUNTS:
-        load(count)
+    """Build (or check) every table, so that no game waits for a solve."""
+    for shape in shapes.SHAPES:
+        for count in COUNTS:
+            load(count, shape)

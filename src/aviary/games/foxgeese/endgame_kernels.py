@@ -1,16 +1,21 @@
 """The solved classic endings as numba kernels: numbering, moves and unmoves for retrograde.
 
-A table holds every position of one fox against `count` geese on the open cross
-(no elephants, no closed arm), either side to move. Points are numbered 0..32 in
-board order (`rules.POINTS`). A position's index is
+A table holds every position of one fox against `count` geese on one board shape
+(the open cross, or the cross with some arms closed by the shrinking board; no
+elephants), either side to move. A shape's open points are numbered 0..n-1 in board
+order (`shapes.py`), and a position's index is
 
-    (side * 33 + fox) * C(32, count) + colex rank of the geese among the other 32 points
+    (side * n + fox) * C(n - 1, count) + colex rank of the geese among the other n - 1 points
 
 (side 0 the foxes, 1 the geese; a goose point above the fox's is lowered by one).
-`children` and `predecessors` follow the contract of `aviary.search.retrograde`:
-a jump leaves the table (for the table with one goose fewer, or for the foxes'
-win when three geese are left), and so does a geese move that traps the fox (the
-geese's win). The geese move in any direction, so every unmove is a move.
+The shrinking board closes arms only while eight or four animals are left, so in a
+table's endings (a fox and four or five geese) the shape never changes; the shapes
+that differ by a turn or a mirror of the board share one table (`endgame.py` turns a
+position onto its table's shape). `children` and `predecessors` follow the contract
+of `aviary.search.retrograde`: a jump leaves the table (for the table with one goose
+fewer, or for the foxes' win when three geese are left), and so does a geese move
+that traps the fox (the geese's win). The geese move in any direction, so every
+unmove is a move.
 """
 
 from __future__ import annotations
@@ -18,25 +23,30 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from aviary.games.foxgeese import rules
+from aviary.games.foxgeese import rules, shapes
 from aviary.search import retrograde
 
-POINT_COUNT = len(rules.POINTS)  # 33
-_INDEX = {point: i for i, point in enumerate(rules.POINTS)}
-# STEP[i, d] / OVER[i, d]: the point index next to / two away from point i in direction d
-STEP = np.full((POINT_COUNT, 4), -1, dtype=np.int64)
-OVER = np.full((POINT_COUNT, 4), -1, dtype=np.int64)
-for _i, _point in enumerate(rules.POINTS):
-    _r, _c = divmod(_point, rules.SIZE)
-    for _d, (_dr, _dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
-        for _k, _table in ((1, STEP), (2, OVER)):
-            _rr, _cc = _r + _k * _dr, _c + _k * _dc
-            if 0 <= _rr < rules.SIZE and 0 <= _cc < rules.SIZE:
-                _q = _rr * rules.SIZE + _cc
-                if _q in _INDEX:
-                    _table[_i, _d] = _INDEX[_q]
-        if STEP[_i, _d] < 0:
-            OVER[_i, _d] = -1
+
+def shape_graph(shape: int) -> tuple[np.ndarray, np.ndarray]:
+    """(STEP, OVER) of `shape` (`shapes.py`): [i, d] the point next to / two away from
+    point i in direction d (up, down, left, right), -1 off the open board."""
+    points = shapes.shape_points(shape)
+    local = {point: i for i, point in enumerate(points)}
+    step = np.full((len(points), 4), -1, dtype=np.int64)
+    over = np.full((len(points), 4), -1, dtype=np.int64)
+    for i, point in enumerate(points):
+        r, c = divmod(point, rules.SIZE)
+        for d, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+            for k, table in ((1, step), (2, over)):
+                rr, cc = r + k * dr, c + k * dc
+                if 0 <= rr < rules.SIZE and 0 <= cc < rules.SIZE:
+                    table[i, d] = local.get(rr * rules.SIZE + cc, -1)
+            if step[i, d] < 0:
+                over[i, d] = -1
+    return step, over
+
+
+POINT_COUNT = len(rules.POINTS)  # 33, the open cross's
 COMB = np.zeros((POINT_COUNT + 1, 8), dtype=np.int64)
 for _n in range(POINT_COUNT + 1):
     COMB[_n, 0] = 1
@@ -47,29 +57,26 @@ MAX_MOVES = 64
 MIN_GEESE = 4  # with three geese left the foxes have won
 
 
-def table_size(count: int) -> int:
-    return int(2 * POINT_COUNT * COMB[POINT_COUNT - 1, count])
-
-
 @njit(cache=True, nogil=True)
-def index_of(side, fox, geese, count):
-    """The index of (side, fox point, sorted goose points) in the `count`-geese table."""
+def index_of(side, fox, geese, count, n):
+    """The index of (side, fox point, sorted goose points) in the `count`-geese table of a
+    shape with `n` points."""
     rank = 0
     for k in range(count):
         g = geese[k]
         if g > fox:
             g -= 1
         rank += COMB[g, k + 1]
-    return (side * POINT_COUNT + fox) * COMB[POINT_COUNT - 1, count] + rank
+    return (side * n + fox) * COMB[n - 1, count] + rank
 
 
 @njit(cache=True, nogil=True)
-def decode(index, count, geese):
-    """(side, fox) of position `index`, its sorted goose points written into `geese`."""
-    per = COMB[POINT_COUNT - 1, count]
+def decode(index, count, geese, n):
+    """(side, fox) of position `index` (`n` points), its sorted goose points into `geese`."""
+    per = COMB[n - 1, count]
     head, rank = index // per, index % per
-    side, fox = head // POINT_COUNT, head % POINT_COUNT
-    top = POINT_COUNT - 2
+    side, fox = head // n, head % n
+    top = n - 2
     for k in range(count, 0, -1):
         while COMB[top, k] > rank:
             top -= 1
@@ -91,15 +98,15 @@ def _occupied(geese, count, point):
 
 
 @njit(cache=True, nogil=True)
-def fox_is_trapped(fox, geese, count):
+def fox_is_trapped(fox, geese, count, step, over):
     """No step and no jump for the (only) fox."""
     for d in range(4):
-        q = STEP[fox, d]
+        q = step[fox, d]
         if q < 0:
             continue
         if not _occupied(geese, count, q):
             return False
-        r = OVER[fox, d]
+        r = over[fox, d]
         if r >= 0 and not _occupied(geese, count, r):
             return False
     return True
@@ -125,22 +132,24 @@ def _sorted_with(geese, count, out, skip, add):
 
 @njit(cache=True, nogil=True)
 def children(index, out, data):
-    """The moves of position `index` (retrograde contract); `data` = (count, smaller table)."""
-    count, smaller = data
+    """The moves of position `index` (retrograde contract); `data` = (count, the smaller
+    table of the shape, the shape's STEP, its OVER)."""
+    count, smaller, step, over = data
+    n_points = step.shape[0]
     geese = np.empty(8, dtype=np.int64)
     moved = np.empty(8, dtype=np.int64)
-    side, fox = decode(index, count, geese)
+    side, fox = decode(index, count, geese, n_points)
     n = 0
     if side == 0:
         for d in range(4):
-            q = STEP[fox, d]
+            q = step[fox, d]
             if q < 0:
                 continue
             if not _occupied(geese, count, q):
-                out[n] = index_of(1, q, geese, count)
+                out[n] = index_of(1, q, geese, count, n_points)
                 n += 1
                 continue
-            r = OVER[fox, d]
+            r = over[fox, d]
             if r < 0 or _occupied(geese, count, r):
                 continue
             skip = 0
@@ -150,19 +159,20 @@ def children(index, out, data):
             if count - 1 < MIN_GEESE:
                 out[n] = retrograde.exit_code(retrograde.LOSS, 0)  # the geese have lost
             else:
-                out[n] = retrograde.packed_exit(smaller[index_of(1, r, moved, count - 1)])
+                out[n] = retrograde.packed_exit(smaller[index_of(1, r, moved, count - 1,
+                                                                 n_points)])
             n += 1
         return n
     for k in range(count):
         for d in range(4):
-            q = STEP[geese[k], d]
+            q = step[geese[k], d]
             if q < 0 or q == fox or _occupied(geese, count, q):
                 continue
             _sorted_with(geese, count, moved, k, q)
-            if fox_is_trapped(fox, moved, count):
+            if fox_is_trapped(fox, moved, count, step, over):
                 out[n] = retrograde.exit_code(retrograde.LOSS, 0)  # the fox is removed
             else:
-                out[n] = index_of(0, fox, moved, count)
+                out[n] = index_of(0, fox, moved, count, n_points)
             n += 1
     return n
 
@@ -170,26 +180,27 @@ def children(index, out, data):
 @njit(cache=True, nogil=True)
 def predecessors(index, out, data):
     """Every position of the table with a move into `index`, once per such move."""
-    count = data[0]
+    count, _, step, over = data
+    n_points = step.shape[0]
     geese = np.empty(8, dtype=np.int64)
     moved = np.empty(8, dtype=np.int64)
-    side, fox = decode(index, count, geese)
+    side, fox = decode(index, count, geese, n_points)
     n = 0
     if side == 1:  # the fox stepped here from an empty neighbour
         for d in range(4):
-            q = STEP[fox, d]
+            q = step[fox, d]
             if q >= 0 and not _occupied(geese, count, q):
-                out[n] = index_of(0, q, geese, count)
+                out[n] = index_of(0, q, geese, count, n_points)
                 n += 1
         return n
-    if fox_is_trapped(fox, geese, count):
+    if fox_is_trapped(fox, geese, count, step, over):
         return 0  # it would have been removed: no geese move leads here
     for k in range(count):
         for d in range(4):
-            q = STEP[geese[k], d]
+            q = step[geese[k], d]
             if q < 0 or q == fox or _occupied(geese, count, q):
                 continue
             _sorted_with(geese, count, moved, k, q)
-            out[n] = index_of(1, fox, moved, count)
+            out[n] = index_of(1, fox, moved, count, n_points)
             n += 1
     return n

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from aviary.cache import cache_dir, read_table, source_key, write_table
 from aviary.games.base import TableUse, Verdict
-from aviary.games.foxgeese import endgame, rules
+from aviary.games.foxgeese import endgame, rules, shapes
 
 if TYPE_CHECKING:
     import numpy as np
@@ -44,25 +44,27 @@ ROUNDS = 300  # value-iteration steps: DISCOUNT ** 300 ~ 0.002, beyond what the 
 SCALE = 32767  # odds are stored as int16, 0..SCALE
 _SOURCES = ("aviary.games.foxgeese.odds_kernels", "aviary.games.foxgeese.baseline",
             "aviary.games.foxgeese.kernels", "aviary.games.foxgeese.endgame_kernels",
-            "aviary.games.foxgeese.rules", "aviary.search.retrograde")
+            "aviary.games.foxgeese.shapes", "aviary.games.foxgeese.rules",
+            "aviary.search.retrograde")
 
 
 def table_key() -> str:
     return source_key(_SOURCES, f"{DISCOUNT} {ROUNDS} {SCALE}")
 
 
-def table_path(count: int) -> Path:
-    return cache_dir() / f"foxgeese-fox-odds-v{count}-geese-{table_key()}.npz"
+def table_path(count: int, shape: int = 0) -> Path:
+    name = f"foxgeese-fox-odds-v{count}-geese"
+    if shape:
+        name += f"-shape{shape}"
+    return cache_dir() / f"{name}-{table_key()}.npz"
 
 
-def _half(count: int) -> int:
-    """How many positions of the `count`-geese table have the geese to move."""
-    from math import comb
-
-    return len(rules.POINTS) * comb(len(rules.POINTS) - 1, count)
+def _half(count: int, shape: int = 0) -> int:
+    """How many positions of the `count`-geese table of `shape` have the geese to move."""
+    return endgame.table_size(count, shape) // 2
 
 
-_loaded: dict[int, memoryview] = {}
+_loaded: dict[tuple[int, int], memoryview] = {}
 _disabled = False
 
 
@@ -72,50 +74,53 @@ def disable() -> None:
     _disabled = True
 
 
-def build(counts: Sequence[int] = endgame.COUNTS) -> dict[int, np.ndarray]:
-    """Solve and save the odds of the geese-to-move positions of the `counts` tables."""
+def build(counts: Sequence[int] = endgame.COUNTS, shape: int = 0) -> dict[int, np.ndarray]:
+    """Solve and save the odds of the geese-to-move positions of the `counts` tables of
+    board `shape`."""
     import numpy as np
 
     from aviary.games.foxgeese.odds_kernels import Model
 
     started = time.monotonic()
-    chances = Model(counts).iterate(ROUNDS, DISCOUNT)
+    chances = Model(counts, shape).iterate(ROUNDS, DISCOUNT)
     built = {}
     for count, values in chances.items():
-        built[count] = np.rint(values[_half(count):] * SCALE).astype("<i2")
+        built[count] = np.rint(values[_half(count, shape):] * SCALE).astype("<i2")
+        path = table_path(count, shape)
         try:
-            write_table(table_path(count), built[count])
+            write_table(path, built[count])
         except OSError as error:
-            print(f"aviary: could not save the fox's odds to {table_path(count)}: {error}",
-                  file=sys.stderr)
-        _loaded[count] = memoryview(built[count]).cast("B").cast("h")
-    print(f"aviary: the classic fox's odds against a depth-2 defender in "
+            print(f"aviary: could not save the fox's odds to {path}: {error}", file=sys.stderr)
+        _loaded[count, shape] = memoryview(built[count]).cast("B").cast("h")
+    where = f" on shape {shape}" if shape else ""
+    print(f"aviary: the classic fox's odds against a depth-2 defender{where} in "
           f"{time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
     return built
 
 
-def load(count: int) -> memoryview | None:
-    """The odds of the `count`-geese table's geese-to-move positions, if built."""
+def load(count: int, shape: int = 0) -> memoryview | None:
+    """The odds of the geese-to-move positions of the `count`-geese table of `shape`,
+    if built."""
     if _disabled:
         return None
-    if count not in _loaded:
-        table = read_table(table_path(count), _half(count), "<i2")
+    if (count, shape) not in _loaded:
+        table = read_table(table_path(count, shape), _half(count, shape), "<i2")
         if table is None:
             return None
-        _loaded[count] = table
-    return _loaded[count]
+        _loaded[count, shape] = table
+    return _loaded[count, shape]
 
 
 def odds(position: rules.Position) -> float | None:
     """The fox's odds in `position` (geese to move, covered by the tables), or None if
     the odds are not built."""
-    count = endgame.geese_count(position)
-    if count is None or position.player != "g":
+    ending = endgame.locate(position) if position.player == "g" else None
+    if ending is None:
         return None
-    table = load(count)
+    table = load(ending.count, ending.shape)
     if table is None:
         return None
-    return int(table[endgame.rank(position, count) - _half(count)]) / SCALE
+    return int(table[ending.index - _half(ending.count, ending.shape)]) / SCALE
 
 
 def probe(position: rules.Position, use: TableUse = "build") -> Verdict[rules.Move] | None:
@@ -130,7 +135,14 @@ def warmup() -> None:
     odds_kernels.warmup()
 
 
+def built() -> bool:
+    """Whether the odds of every table are built (cached or in memory)."""
+    return all(load(count, shape) is not None
+               for shape in shapes.SHAPES for count in endgame.COUNTS)
+
+
 def deep_warmup() -> None:
-    """Build the odds unless they are cached: minutes, about 1.5 GB."""
-    if any(load(count) is None for count in endgame.COUNTS):
-        build()
+    """Build the odds of every shape unless they are cached: minutes, about 1.5 GB."""
+    for shape in shapes.SHAPES:
+        if any(load(count, shape) is None for count in endgame.COUNTS):
+            build(endgame.COUNTS, shape)

@@ -15,16 +15,17 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numba import njit
 
-from aviary.games.foxgeese import baseline, endgame, endgame_kernels, kernels
+from aviary.games.foxgeese import baseline, endgame, endgame_kernels, kernels, shapes
 
 # replies[i, j]: TRAPPED the reply traps the fox; UNUSED past the ties; STUCK no geese move
 TRAPPED, UNUSED, STUCK = -1, -2, -3
 
 
 @njit(cache=True, nogil=True)
-def defender_replies(table, count, indices, replies, tally):
+def defender_replies(table, count, indices, replies, tally, cells, step, over):
     """The depth-2 defender's best replies (ties included) in the geese-to-move positions
-    `indices` of the `count`-geese table, checked against the table.
+    `indices` of the `count`-geese table of a shape (`cells`: its points' board cells;
+    `step`, `over`: `endgame_kernels.shape_graph`), checked against the table.
 
     replies[i, :] gets the fox-to-move indices they lead to (TRAPPED, UNUSED, STUCK as
     above). tally: [positions not already lost, with a losing reply, where a best reply
@@ -37,17 +38,21 @@ def defender_replies(table, count, indices, replies, tally):
     values = np.empty(kernels.MAX_MOVES, dtype=np.int64)
     buffers = np.zeros((2, kernels.MAX_MOVES), dtype=np.int64)
     state = np.zeros(kernels.STATE_SIZE, dtype=np.int64)
+    n_points = cells.shape[0]
+    board = 0
+    for p in range(n_points):
+        board |= kernels.bit(cells[p])
     for i in range(indices.shape[0]):
         index = indices[i]
-        _, fox = endgame_kernels.decode(index, count, geese)
-        if endgame_kernels.fox_is_trapped(fox, geese, count):
+        _, fox = endgame_kernels.decode(index, count, geese, n_points)
+        if endgame_kernels.fox_is_trapped(fox, geese, count, step, over):
             continue
         state[:] = 0
         state[kernels.SIDE_SLOT] = -1
-        state[kernels.FOXES] = kernels.bit(kernels.POINTS[fox])
+        state[kernels.FOXES] = kernels.bit(cells[fox])
         for k in range(count):
-            state[kernels.GEESE] |= kernels.bit(kernels.POINTS[geese[k]])
-        state[kernels.OPEN] = kernels.CROSS
+            state[kernels.GEESE] |= kernels.bit(cells[geese[k]])
+        state[kernels.OPEN] = board
         state[kernels.KEY_SLOT] = kernels.full_key(state)
         n = kernels.generate(state, moves, False)
         if n == 0:
@@ -65,14 +70,14 @@ def defender_replies(table, count, indices, replies, tally):
             if state[kernels.FOXES] != 0:
                 where = 0
                 m = 0
-                for p in range(endgame_kernels.POINT_COUNT):
-                    b = kernels.bit(kernels.POINTS[p])
+                for p in range(n_points):
+                    b = kernels.bit(cells[p])
                     if state[kernels.FOXES] & b:
                         where = p
                     if state[kernels.GEESE] & b:
                         after[m] = p
                         m += 1
-                child = endgame_kernels.index_of(0, where, after, count)
+                child = endgame_kernels.index_of(0, where, after, count, n_points)
             kernels.unmake(state, moves[j], undo)
             loses = child >= 0 and (table[child] & 3) - 1 == 1  # a forced win for the fox
             losing_reply |= loses
@@ -91,17 +96,18 @@ def defender_replies(table, count, indices, replies, tally):
 
 
 @njit(cache=True, nogil=True)
-def fox_moves(count, moves, counts):
+def fox_moves(count, moves, counts, step, over):
     """moves[i, :counts[i]]: where each fox move from fox-to-move position i leads: a
     geese-to-move index of the same table (>= 0), of the table with one goose fewer
     (encoded -2 - index), or -1 for a jump that wins (three geese left)."""
     geese = np.empty(8, dtype=np.int64)
     moved = np.empty(8, dtype=np.int64)
+    n_points = step.shape[0]
     for i in range(counts.shape[0]):
-        _, fox = endgame_kernels.decode(i, count, geese)
+        _, fox = endgame_kernels.decode(i, count, geese, n_points)
         n = 0
         for d in range(4):
-            q = endgame_kernels.STEP[fox, d]
+            q = step[fox, d]
             if q < 0:
                 continue
             taken = -1
@@ -109,15 +115,15 @@ def fox_moves(count, moves, counts):
                 if geese[k] == q:
                     taken = k
             if taken < 0:
-                moves[i, n] = endgame_kernels.index_of(1, q, geese, count)
+                moves[i, n] = endgame_kernels.index_of(1, q, geese, count, n_points)
                 n += 1
                 continue
-            r = endgame_kernels.OVER[fox, d]
+            r = over[fox, d]
             if r < 0 or endgame_kernels._occupied(geese, count, r):
                 continue
             endgame_kernels._sorted_with(geese, count, moved, taken, -1)
             moves[i, n] = -1 if count - 1 < endgame_kernels.MIN_GEESE else (
-                -2 - endgame_kernels.index_of(1, r, moved, count - 1))
+                -2 - endgame_kernels.index_of(1, r, moved, count - 1, n_points))
             n += 1
         counts[i] = n
 
@@ -154,11 +160,14 @@ def step(chances, smaller, replies, moves, counts, out, discount):
 
 
 class Model:
-    """The defender's tied best replies and the fox's moves, for each table: what the
-    value iteration runs on (both are fixed; only the chances change)."""
+    """The defender's tied best replies and the fox's moves, for each table of one board
+    shape: what the value iteration runs on (both are fixed; only the chances change)."""
 
-    def __init__(self, counts: Sequence[int] = endgame.COUNTS) -> None:
+    def __init__(self, counts: Sequence[int] = endgame.COUNTS, shape: int = 0) -> None:
         self.counts = tuple(sorted(counts))
+        self.shape = shape
+        cells = np.array(shapes.shape_points(shape), dtype=np.int64)
+        step, over = endgame_kernels.shape_graph(shape)
         smallest = endgame_kernels.MIN_GEESE
         if self.counts != tuple(range(smallest, smallest + len(self.counts))):
             raise ValueError(f"the tables from {smallest} geese up, each once: {counts}")
@@ -166,16 +175,16 @@ class Model:
         self.fox: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.tallies: dict[int, np.ndarray] = {}
         for count in self.counts:
-            table = np.asarray(endgame.load(count))
-            half = endgame_kernels.table_size(count) // 2
+            table = np.asarray(endgame.load(count, shape))
+            half = endgame.table_size(count, shape) // 2
             replies = np.full((half, 4 * count), UNUSED, dtype=np.int32)
             indices = np.arange(half, 2 * half, dtype=np.int64)  # the geese to move
             self.tallies[count] = defender_replies(table, count, indices, replies,
-                                                   np.zeros(5, np.int64))
+                                                   np.zeros(5, np.int64), cells, step, over)
             self.replies[count] = replies
             moves = np.full((half, 4), -1, dtype=np.int64)
             moved = np.zeros(half, dtype=np.int64)
-            fox_moves(count, moves, moved)
+            fox_moves(count, moves, moved, step, over)
             self.fox[count] = moves, moved
 
     def iterate(self, rounds: int, discount: float,
@@ -184,7 +193,8 @@ class Model:
         """The chances (both sides to move) after `rounds` steps; `each(step, chances)`
         is called after every step if given. A jump out of the four-geese table wins;
         one out of a larger table lands in the next smaller, updated first."""
-        chances = {count: np.zeros(endgame_kernels.table_size(count)) for count in self.counts}
+        chances = {count: np.zeros(endgame.table_size(count, self.shape))
+                   for count in self.counts}
         unused = np.zeros(1)  # the four-geese table's jumps win: it reads no smaller table
         for done in range(1, rounds + 1):
             stepped: dict[int, np.ndarray] = {}
@@ -201,9 +211,11 @@ class Model:
 def warmup() -> None:
     """Compile the kernels on a few positions of the four-geese table."""
     table = np.asarray(endgame.load(4))
-    half = endgame_kernels.table_size(4) // 2
+    half = endgame.table_size(4) // 2
+    cells = np.array(shapes.shape_points(0), dtype=np.int64)
+    step, over = endgame_kernels.shape_graph(0)
     replies = np.full((4, 16), UNUSED, dtype=np.int32)
     defender_replies(table, 4, np.arange(half, half + 4, dtype=np.int64), replies,
-                     np.zeros(5, np.int64))
+                     np.zeros(5, np.int64), cells, step, over)
     moves = np.full((4, 4), -1, dtype=np.int64)
-    fox_moves(4, moves, np.zeros(4, dtype=np.int64))
+    fox_moves(4, moves, np.zeros(4, dtype=np.int64), step, over)
