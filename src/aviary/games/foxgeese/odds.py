@@ -9,7 +9,9 @@ broken at random, include a losing one in 3,676 of the 6.6 M five-geese position
 and in 77,504 of the 1.1 M four-geese ones. A fox that knows where they are can
 steer the game into them again and again until the defender slips.
 
-For every geese-to-move position of both tables the odds are the fox's chance to
+For every geese-to-move position of both tables of each board shape (the open
+cross and the shrinking board's closed-arm shapes, `shapes.py`; the defender's
+scoring runs on the shape's own points) the odds are the fox's chance to
 win against that defender, each fox move discounting it by `DISCOUNT` (a sooner
 win is worth more; without it a fox that picks by the chances put the win off for
 ever), found by value iteration over the tables (`odds_kernels.py`): the fox takes
@@ -18,7 +20,7 @@ its best move, the defender each of its tied best replies with equal chance.
 draw, the one with the best odds: against a perfect defender it still draws, and
 it never risks a loss.
 
-The odds take minutes and about 1.5 GB to build, so `aviary warmup --deep` builds
+The odds take minutes and about 1.4 GB to build, so `aviary warmup --deep` builds
 them (cached like the endgame tables); without them the fox falls back to the share
 of losing replies. Reading them needs no numpy, like the tables: the course command
 answers from here before numba has loaded.
