@@ -5,8 +5,9 @@ once a fox faces five geese or fewer (and no elephant) the board keeps its shape
 to the end of the game. Any of the 16 sets of closed arms can have come about (an
 arm a round while eight animals stay), but the rules do not change under a turn or
 a mirror of the board, and those fold the 16 onto six shapes (`SHAPES`), each solved
-once. `orient(board)` says which shape a board is and where each of its points lies
-on that shape. Plain Python: the course command reads the tables before numba loads.
+once. `orient(closed_arms(board))` says which shape a board is and where each of its
+points lies on that shape. Plain Python: the course command reads the tables before
+numba loads.
 """
 
 from __future__ import annotations
