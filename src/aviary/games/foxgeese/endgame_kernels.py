@@ -23,26 +23,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from aviary.games.foxgeese import rules, shapes
+from aviary.games.foxgeese import kernels, rules, shapes
 from aviary.search import retrograde
 
 
 def shape_graph(shape: int) -> tuple[np.ndarray, np.ndarray]:
     """(STEP, OVER) of `shape` (`shapes.py`): [i, d] the point next to / two away from
-    point i in direction d (up, down, left, right), -1 off the open board."""
+    point i in direction d (up, down, left, right), -1 off the open board; the cross's
+    own neighbours (`kernels.NEXT`, `kernels.BEYOND`) renumbered onto the shape."""
     points = shapes.shape_points(shape)
     local = {point: i for i, point in enumerate(points)}
     step = np.full((len(points), 4), -1, dtype=np.int64)
     over = np.full((len(points), 4), -1, dtype=np.int64)
     for i, point in enumerate(points):
-        r, c = divmod(point, rules.SIZE)
-        for d, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
-            for k, table in ((1, step), (2, over)):
-                rr, cc = r + k * dr, c + k * dc
-                if 0 <= rr < rules.SIZE and 0 <= cc < rules.SIZE:
-                    table[i, d] = local.get(rr * rules.SIZE + cc, -1)
-            if step[i, d] < 0:
-                over[i, d] = -1
+        for d in range(4):
+            step[i, d] = local.get(int(kernels.NEXT[point, d]), -1)
+            if step[i, d] >= 0:
+                over[i, d] = local.get(int(kernels.BEYOND[point, d]), -1)
     return step, over
 
 
