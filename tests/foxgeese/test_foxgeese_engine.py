@@ -6,7 +6,7 @@ import pytest
 
 from aviary.errors import NoMoveError
 from aviary.games import registry
-from aviary.games.foxgeese import baseline, engine, quick, rules
+from aviary.games.foxgeese import baseline, engine, kernels, quick, rules
 from aviary.games.foxgeese.rules import Move
 from aviary.search.clock import Limit
 
@@ -93,3 +93,22 @@ def test_best_move_raises_when_there_is_no_legal_move():
         engine.best_move(walled, depth=2)
     with pytest.raises(NoMoveError):
         baseline.best_move(walled)
+
+
+def test_the_foxes_count_going_on_far_above_a_return_once_no_elephant_is_left():
+    """A return to an earlier position scores 0 in the search; the contempt is how far
+    above it each side counts going on. Geese only on the bottom row: their climb value,
+    which also differs between the sides' searches, is 0 there."""
+
+    def contempts(pos: rules.Position) -> int:
+        state = kernels.search_state(pos)  # the foxes to move: their search
+        foxes = engine.evaluate(state)
+        state[kernels.ROOT_SIDE] = -1  # the same position in a geese search
+        return foxes - engine.evaluate(state)
+
+    lone_fox = position("f", r3c3="F", r6c2="G", r6c3="G", r6c4="G")
+    assert contempts(lone_fox) == engine.FOX_CONTEMPT + engine.CONTEMPT
+    with_elephants = position("f", "elephants", r2c0="F", r2c6="F", r6c2="E", r6c3="G",
+                              r6c4="E")
+    assert contempts(with_elephants) == 2 * engine.CONTEMPT
+    assert engine.FOX_CONTEMPT > 2 * engine.CONTEMPT

@@ -1,6 +1,6 @@
-"""Solved classic endings: one fox against four or five geese, exact, built once, cached.
+"""Solved classic endings: one fox against four, five or six geese, exact, built once, cached.
 
-With one fox, `count` geese (4 or 5) and no elephant, on the open cross or on a
+With one fox, `count` geese (4, 5 or 6) and no elephant, on the open cross or on a
 cross the shrinking board has closed arms of (`shapes.py`: six shapes, the others
 are their turns and mirrors), every position is solved by retrograde analysis
 (`aviary.search.retrograde` over the kernels in `endgame_kernels.py`): win, draw or
@@ -33,7 +33,7 @@ from aviary.games.foxgeese import rules, shapes
 if TYPE_CHECKING:
     import numpy as np
 
-COUNTS = (4, 5)  # geese against the one fox
+COUNTS = (4, 5, 6)  # geese against the one fox
 Use = TableUse
 _SOURCES = ("aviary.games.foxgeese.rules", "aviary.games.foxgeese.shapes",
             "aviary.games.foxgeese.kernels", "aviary.games.foxgeese.endgame_kernels",
