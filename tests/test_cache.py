@@ -1,5 +1,7 @@
 """Solved tables on disk (`aviary.cache`): round trip, damage reads as absent, old keys go."""
 
+import mmap
+
 import numpy as np
 
 from aviary import cache
@@ -27,6 +29,20 @@ def test_a_table_reads_back_only_whole_and_of_the_expected_shape(tmp_path):
     path.write_bytes(bytes(data[:100]))
     assert cache.read_table(path, 1000, "<i2") is None
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary left
+
+
+def test_a_large_table_is_mapped_and_checked_for_its_header_and_length(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "MAP_OVER", 100)  # bytes: this 2,000-byte table is "large"
+    table = np.arange(1000, dtype=np.int16)
+    path = tmp_path / "thing-0123456789ab.npz"
+    cache.write_table(path, table)
+    mapped = cache.read_table(path, 1000, "<i2")
+    assert isinstance(mapped.obj, mmap.mmap)  # mapped, not read
+    np.testing.assert_array_equal(mapped, table)
+    assert cache.read_table(path, 999, "<i2") is None
+    assert cache.read_table(path, 1000, "<i4") is None
+    path.write_bytes(path.read_bytes()[:1500])
+    assert cache.read_table(path, 1000, "<i2") is None
 
 
 def test_saving_deletes_the_same_table_under_older_keys_only(tmp_path):

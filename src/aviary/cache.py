@@ -8,13 +8,17 @@ rebuilt by its owner). Names end in `-KEY.npz`, KEY a digest of whatever the tab
 depends on; saving a table deletes the same table under older keys.
 
 Reading needs no numpy (a table comes back as a flat memoryview), so a command line
-can look a position up in a few milliseconds; writing imports it.
+can look a position up in a few milliseconds; writing imports it. A table over
+`MAP_OVER` bytes is mapped rather than read (a command line answering in 1 s cannot
+read and digest 120 MB, and only touches a few entries; processes share the pages):
+its header and length are checked, its digest is not.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
+import mmap
 import os
 import struct
 import sys
@@ -54,6 +58,7 @@ def _digest(table: np.ndarray) -> str:
 
 
 _NPY_TYPES = {"<i2": "h", "<i4": "i", "<i8": "q", "|u1": "B", "|i1": "b"}
+MAP_OVER = 32 << 20  # bytes: a larger table is mapped, not read and digested
 
 
 def _npy_payload(raw: bytes) -> tuple[str, tuple[int, ...], bytes]:
@@ -81,6 +86,9 @@ def read_table(path: Path, length: int, dtype: str) -> memoryview | None:
         raise ValueError(f"unsupported table dtype {dtype} on a {sys.byteorder}-endian machine")
     try:
         with zipfile.ZipFile(path) as archive:
+            member = archive.getinfo("table.npy")
+            if member.file_size > MAP_OVER and member.compress_type == zipfile.ZIP_STORED:
+                return _map_table(path, member, length, dtype)
             descr, shape, data = _npy_payload(archive.read("table.npy"))
             _, _, digest = _npy_payload(archive.read("sha256.npy"))
     except (OSError, KeyError, ValueError, SyntaxError, EOFError, zipfile.BadZipFile):
@@ -90,6 +98,30 @@ def read_table(path: Path, length: int, dtype: str) -> memoryview | None:
     if digest.decode(errors="replace") != hashlib.sha256(data).hexdigest():
         return None
     return memoryview(data).cast(typecode)  # type: ignore[call-overload]
+
+
+def _map_table(path: Path, member: zipfile.ZipInfo, length: int,
+               dtype: str) -> memoryview | None:
+    """The stored (uncompressed) table.npy of `path` mapped read-only, or None if its
+    header or length is wrong."""
+    with open(path, "rb") as file:
+        file.seek(member.header_offset)
+        local = file.read(30)  # the zip local file header; its name and extra field follow
+        if local[:4] != b"PK\x03\x04":
+            raise ValueError("not a zip member")
+        start = member.header_offset + 30 + int.from_bytes(local[26:28], "little") + int.from_bytes(
+            local[28:30], "little")
+        file.seek(start)
+        head = file.read(min(member.file_size, 4096))
+        descr, shape, rest = _npy_payload(head)
+        offset = start + len(head) - len(rest)  # where the data begins
+        size = length * struct.calcsize(_NPY_TYPES[dtype])
+        if descr != dtype or shape != (length,) or offset + size > start + member.file_size:
+            return None
+        mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    if len(mapped) < offset + size:
+        return None
+    return memoryview(mapped)[offset : offset + size].cast(_NPY_TYPES[dtype])  # type: ignore[call-overload]
 
 
 def write_table(path: Path, table: np.ndarray) -> None:
