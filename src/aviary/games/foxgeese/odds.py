@@ -9,7 +9,7 @@ broken at random, include a losing one in 3,676 of the 6.6 M five-geese position
 and in 77,504 of the 1.1 M four-geese ones. A fox that knows where they are can
 steer the game into them again and again until the defender slips.
 
-For every geese-to-move position of both tables of each board shape (the open
+For every geese-to-move position of every table of each board shape (the open
 cross and the shrinking board's closed-arm shapes, `shapes.py`; the defender's
 scoring runs on the shape's own points) the odds are the fox's chance to
 win against that defender, each fox move discounting it by `DISCOUNT` (a sooner
@@ -20,9 +20,9 @@ its best move, the defender each of its tied best replies with equal chance.
 draw, the one with the best odds: against a perfect defender it still draws, and
 it never risks a loss.
 
-The odds take minutes and about 1.4 GB to build, so `aviary warmup --deep` builds
-them (cached like the endgame tables); without them the fox falls back to the share
-of losing replies. Reading them needs no numpy, like the tables: the course command
+The odds take about half an hour and 6.6 GB to build (most of it the open cross's
+six-geese table), so `aviary warmup --deep` builds them (cached like the endgame
+tables); without them the fox falls back to the share of losing replies. Reading them needs no numpy, like the tables: the course command
 answers from here before numba has loaded.
 """
 
