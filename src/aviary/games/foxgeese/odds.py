@@ -22,8 +22,9 @@ it never risks a loss.
 
 The odds take about half an hour and 6.6 GB to build (most of it the open cross's
 six-geese table), so `aviary warmup --deep` builds them (cached like the endgame
-tables); without them the fox falls back to the share of losing replies. Reading them needs no numpy, like the tables: the course command
-answers from here before numba has loaded.
+tables); without them the fox falls back to the share of losing replies. Reading
+them needs no numpy, like the tables: the course command answers from here before
+numba has loaded.
 """
 
 from __future__ import annotations
