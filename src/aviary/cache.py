@@ -87,41 +87,37 @@ def read_table(path: Path, length: int, dtype: str) -> memoryview | None:
     try:
         with zipfile.ZipFile(path) as archive:
             member = archive.getinfo("table.npy")
-            if member.file_size > MAP_OVER and member.compress_type == zipfile.ZIP_STORED:
-                return _map_table(path, member, length, dtype)
-            descr, shape, data = _npy_payload(archive.read("table.npy"))
-            _, _, digest = _npy_payload(archive.read("sha256.npy"))
+            mapped = member.file_size > MAP_OVER and member.compress_type == zipfile.ZIP_STORED
+            if mapped:
+                descr, shape, data = _mapped_payload(path, member)
+            else:
+                descr, shape, data = _npy_payload(archive.read("table.npy"))
+                _, _, digest = _npy_payload(archive.read("sha256.npy"))
     except (OSError, KeyError, ValueError, SyntaxError, EOFError, zipfile.BadZipFile):
         return None
     if descr != dtype or shape != (length,) or len(data) != length * struct.calcsize(typecode):
         return None
-    if digest.decode(errors="replace") != hashlib.sha256(data).hexdigest():
+    if not mapped and digest.decode(errors="replace") != hashlib.sha256(data).hexdigest():
         return None
     return memoryview(data).cast(typecode)  # type: ignore[call-overload]
 
 
-def _map_table(path: Path, member: zipfile.ZipInfo, length: int,
-               dtype: str) -> memoryview | None:
-    """The stored (uncompressed) table.npy of `path` mapped read-only, or None if its
-    header or length is wrong."""
+def _mapped_payload(path: Path, member: zipfile.ZipInfo) -> tuple[str, tuple[int, ...], memoryview]:
+    """`_npy_payload` of the stored (uncompressed) `member` of `path`, its data mapped
+    read-only rather than read (shorter than the member says if the file is cut)."""
     with open(path, "rb") as file:
         file.seek(member.header_offset)
         local = file.read(30)  # the zip local file header; its name and extra field follow
         if local[:4] != b"PK\x03\x04":
             raise ValueError("not a zip member")
-        start = member.header_offset + 30 + int.from_bytes(local[26:28], "little") + int.from_bytes(
-            local[28:30], "little")
+        start = member.header_offset + 30 + int.from_bytes(local[26:28], "little")
+        start += int.from_bytes(local[28:30], "little")
         file.seek(start)
         head = file.read(min(member.file_size, 4096))
         descr, shape, rest = _npy_payload(head)
-        offset = start + len(head) - len(rest)  # where the data begins
-        size = length * struct.calcsize(_NPY_TYPES[dtype])
-        if descr != dtype or shape != (length,) or offset + size > start + member.file_size:
-            return None
         mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-    if len(mapped) < offset + size:
-        return None
-    return memoryview(mapped)[offset : offset + size].cast(_NPY_TYPES[dtype])  # type: ignore[call-overload]
+    offset = start + len(head) - len(rest)  # where the data begins
+    return descr, shape, memoryview(mapped)[offset : start + member.file_size]
 
 
 def write_table(path: Path, table: np.ndarray) -> None:
