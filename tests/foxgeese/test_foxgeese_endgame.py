@@ -55,15 +55,24 @@ def forced(position: rules.Position, depth: int) -> int:
     return best
 
 
-def test_the_table_agrees_with_a_plain_search_on_random_positions():
-    rng = random.Random(12)
+def results_agree_with_a_plain_search(rng: random.Random, positions: int, count: int = 4,
+                                      arms: int = 0) -> dict[int, int]:
+    """Check `positions` random endings against a 4-ply search; how many of each result."""
     seen = {endgame.WIN: 0, endgame.DRAW: 0, endgame.LOSS: 0}
-    for _ in range(150):
-        position = random_ending(rng)
+    for _ in range(positions):
+        position = random_ending(rng, count, arms)
+        ending = endgame.locate(position)
+        assert ending is not None and ending.count == count
+        assert ending.shape == shapes.orient(arms)[0]
         result, distance = endgame.value(position)
         seen[result] += 1
         expected = result if result != endgame.DRAW and distance <= 4 else 0
         assert forced(position, 4) == expected, (position, result, distance)
+    return seen
+
+
+def test_the_table_agrees_with_a_plain_search_on_random_positions():
+    seen = results_agree_with_a_plain_search(random.Random(12), 150)
     assert seen[endgame.WIN] and seen[endgame.DRAW]
 
 
@@ -114,16 +123,7 @@ def test_every_set_of_closed_arms_turns_onto_a_solved_shape():
 
 @pytest.mark.parametrize("arms", [1, 2, 4, 8, 3, 12, 5, 10, 7, 14, 15])
 def test_closed_board_tables_agree_with_a_plain_search(arms):
-    rng = random.Random(arms)
-    seen = {endgame.WIN: 0, endgame.DRAW: 0, endgame.LOSS: 0}
-    for _ in range(40):
-        position = random_ending(rng, arms=arms)
-        ending = endgame.locate(position)
-        assert ending is not None and ending.shape == shapes.orient(arms)[0]
-        result, distance = endgame.value(position)
-        seen[result] += 1
-        expected = result if result != endgame.DRAW and distance <= 4 else 0
-        assert forced(position, 4) == expected, (position, result, distance)
+    seen = results_agree_with_a_plain_search(random.Random(arms), 40, arms=arms)
     assert seen[endgame.DRAW] and seen[endgame.WIN] + seen[endgame.LOSS]
 
 
@@ -132,16 +132,7 @@ def test_six_geese_tables_agree_with_a_plain_search(arms):
     """The six-geese tables (their jumps land in the five-geese ones) on two of the
     smaller shapes: the open cross's is 60 M positions, the same kernels with a bigger
     count. (On the 3x3 centre six geese always trap the fox: nothing to compare.)"""
-    rng = random.Random(60 + arms)
-    seen = {endgame.WIN: 0, endgame.DRAW: 0, endgame.LOSS: 0}
-    for _ in range(15):
-        position = random_ending(rng, count=6, arms=arms)
-        ending = endgame.locate(position)
-        assert ending is not None and ending.count == 6
-        result, distance = endgame.value(position)
-        seen[result] += 1
-        expected = result if result != endgame.DRAW and distance <= 4 else 0
-        assert forced(position, 4) == expected, (position, result, distance)
+    seen = results_agree_with_a_plain_search(random.Random(60 + arms), 15, count=6, arms=arms)
     assert seen[endgame.DRAW] and seen[endgame.WIN] + seen[endgame.LOSS]
 
 
