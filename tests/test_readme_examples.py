@@ -32,7 +32,7 @@ SKIP = {
     "python3 -m venv .venv": "creates a virtual environment and installs into it (network, "
                              "minutes): the setup the test suite itself runs in; the commands "
                              "after the install are run from the sections below",
-    "aviary warmup": "compiles every kernel and solves the endgame tables (about 30 s cold); "
+    "aviary warmup": "compiles every kernel and solves the endgame tables (about 2 min cold); "
                      "tests/test_warmup.py covers it",
     "aviary play": "an interactive game in the terminal; tests/test_play.py plays it in tmux",
     "aviary ijk ai human": "an interactive game (a human types moves); tests/ijk cover it",
