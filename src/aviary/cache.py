@@ -84,6 +84,7 @@ def read_table(path: Path, length: int, dtype: str) -> memoryview | None:
     typecode = _NPY_TYPES.get(dtype)
     if typecode is None or sys.byteorder != "little":
         raise ValueError(f"unsupported table dtype {dtype} on a {sys.byteorder}-endian machine")
+    data: bytes | memoryview
     try:
         with zipfile.ZipFile(path) as archive:
             member = archive.getinfo("table.npy")
