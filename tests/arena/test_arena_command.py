@@ -171,19 +171,22 @@ def test_every_game_of_a_round_starts_from_the_same_seeded_opening(finished_db):
 
 
 def test_sprt_stops_a_lopsided_match_early_and_resume_respects_the_stop(tmp_path):
+    # Fishtest's LLR over pairs grows by 0.134 a won pair at [0, 50] (the regularized
+    # empty cells keep a variance), so 23 pairs are needed to pass log(0.95/0.05) = 2.944:
+    # no single pair decides, as it did before (LLR 33178 after one pair).
     commands = write_programs(tmp_path)
     db = tmp_path / "sprt.sqlite"
-    result = arena("run", "--n", "7", "--time", "1", "--games", "40", "--jobs", "1",
+    result = arena("run", "--n", "7", "--time", "1", "--games", "60", "--jobs", "1",
                    "--sprt", "0,50", "--db", str(db), "aviary:random?seed=1",
                    f"bad={commands['garbage']}")
     assert result.returncode == 0, result.stderr
     assert "H1 accepted" in result.stdout
     with sqlite3.connect(db) as connection:
-        assert connection.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
+        assert connection.execute("SELECT COUNT(*) FROM games").fetchone() == (46,)
     again = arena("resume", str(db))
     assert again.returncode == 0 and "already stopped" in again.stdout
     with sqlite3.connect(db) as connection:
-        assert connection.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
+        assert connection.execute("SELECT COUNT(*) FROM games").fetchone() == (46,)
 
 
 def test_more_games_at_once_than_cores_is_warned_about():

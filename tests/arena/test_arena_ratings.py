@@ -96,3 +96,56 @@ def test_bradley_terry_orders_a_transitive_field_and_keeps_losers_finite():
     assert fitted["a"].elo > fitted["b"].elo > fitted["c"].elo
     assert math.isfinite(fitted["c"].elo) and fitted["c"].margin > 0
     assert sum(rating.elo for rating in fitted.values()) == pytest.approx(0, abs=1e-6)
+
+
+# Fishtest's statistics over colour-swapped pairs. The expected values are what fishtest's
+# own formulas (stats/LLRcalc.py: regularize, LLR_logistic, LLR_normalized; stats/
+# stat_util.py: get_elo) give for the same counts, worked out once with its code.
+FISHTEST_CASES = [
+    # pairs 0/0.5/1/1.5/2, (elo, elo95, los), LLR logistic [0, 50], [-3, 1], normalized
+    # [0.764, 3.439]
+    ([0, 0, 0, 0, 1], (1041.0844, 395.5919, 1.0), 0.133837, 0.0115691, 0.0107999),
+    ([0, 0, 0, 0, 20], (1199.8262, 128.3343, 1.0), 2.672083, 0.2309444, 0.2159017),
+    ([2, 5, 10, 5, 3], (13.9048, 75.6968, 0.642864), -0.372012, 0.0413100, 0.0175997),
+    ([1, 3, 10, 4, 2], (26.1067, 74.8953, 0.756956), 0.0436920, 0.0755619, 0.0317209),
+    ([0, 2, 5, 9, 4], (136.9413, 80.6472, 0.999921), 2.670183, 0.2308571, 0.1317101),
+    ([10789, 19328, 33806, 19402, 10543], (-0.77358, 1.27758, 0.117659), -2965.3024,
+     2.131068, -12.701292),
+    ([39, 2226, 31451, 2412, 40], (0.90298, 0.66253, 0.996222), -4604.4829, 65.973585,
+     2.162941),
+]
+
+
+@pytest.mark.parametrize("pairs, elo, llr, llr_close, llr_normalized", FISHTEST_CASES)
+def test_pair_statistics_equal_fishtests_formulas(pairs, elo, llr, llr_close, llr_normalized):
+    estimate = ratings.pair_estimate(pairs)
+    assert (estimate.elo, estimate.margin, estimate.los) == pytest.approx(elo, rel=1e-4)
+    assert ratings.sprt_pairs(pairs, 0, 50).llr == pytest.approx(llr, rel=1e-5)
+    assert ratings.sprt_pairs(pairs, -3, 1).llr == pytest.approx(llr_close, rel=1e-5)
+    normalized = ratings.sprt_pairs(pairs, 0.764, 3.439, model="normalized").llr
+    assert normalized == pytest.approx(llr_normalized, rel=1e-4)
+
+
+def test_no_single_pair_decides_an_sprt():
+    # The old normal approximation gave LLR 33178 for one pair of wins (zero variance).
+    assert ratings.sprt_pairs([0, 0, 0, 0, 1], 0, 50).decision is None
+    llrs = [ratings.sprt_pairs([0, 0, 0, 0, n], 0, 50).llr for n in range(1, 30)]
+    assert all(later > earlier for earlier, later in zip(llrs, llrs[1:], strict=False))
+    first_decided = next(n for n, llr in enumerate(llrs, 1) if llr >= math.log(0.95 / 0.05))
+    assert first_decided == 23
+
+
+def test_hand_made_pair_estimate_matches_the_formula_by_hand():
+    # Pairs 2/5/10/5/3 have no empty cell, so fishtest's estimate is the plain one:
+    # mean 0.52, variance of a pair's score (over 2) 0.0746, standard error 0.054626.
+    estimate = ratings.pair_estimate([2, 5, 10, 5, 3])
+    assert estimate.score == pytest.approx(0.52)
+    assert estimate.elo == pytest.approx(ratings.pentanomial([2, 5, 10, 5, 3]).elo)
+    assert estimate.margin == pytest.approx(75.70, abs=0.02)
+    # normalized Elo: (0.52 - 0.5) / sqrt(2 * 0.0746) * 800 / ln 10
+    assert estimate.nelo == pytest.approx(0.02 / math.sqrt(0.1492) * 800 / math.log(10))
+
+
+def test_an_unknown_elo_model_is_refused():
+    with pytest.raises(ValueError, match="unknown Elo model"):
+        ratings.sprt_pairs([1, 1, 1, 1, 1], 0, 5, model="bayes")

@@ -17,7 +17,14 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from aviary.arena import runner
+from aviary.arena import provenance, runner
+from aviary.arena.export import (
+    benchmarks_page,
+    readme_table,
+    replace_readme_table,
+    two_player_matches,
+    write_export,
+)
 from aviary.arena.games import Game, make_game
 from aviary.arena.players import PlayerSpec, check, parse_specs, resolve_command
 from aviary.arena.progress import LiveView
@@ -27,7 +34,7 @@ from aviary.arena.store import Store
 from aviary.errors import ArgumentParser, UsageError
 from aviary.games import registry
 from aviary.games.base import OptionError, option_pairs
-from aviary.outputs import check_output
+from aviary.outputs import check_output, write_text_atomically
 
 
 def _examples() -> str:
@@ -74,7 +81,9 @@ def _parser() -> ArgumentParser:
     run.add_argument("--memory", type=int, default=2048,
                      help="address-space limit per move in MB; 0 = none (2048)")
     run.add_argument("--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
-                     help="two players only: stop when the SPRT decides")
+                     help="two players only: stop when the SPRT over pairs decides")
+    run.add_argument("--title", default="",
+                     help="what the tournament measures, in words (for the benchmarks page)")
     _add_execution(run)
 
     resume = commands.add_parser("resume", help="finish a stopped tournament")
@@ -86,6 +95,19 @@ def _parser() -> ArgumentParser:
     report.add_argument("--csv", type=Path, help="write the standings as CSV")
     report.add_argument("--json", type=Path, help="write config, standings and games as JSON")
     report.add_argument("--force", action="store_true", help="overwrite existing export files")
+
+    export = commands.add_parser("export", help="the tournament as JSON lines (the record "
+                                 "of a figure: settings, commit, machine, load, every game)")
+    export.add_argument("db", type=Path)
+    export.add_argument("--out", type=Path, required=True, help="the .jsonl file to write")
+    export.add_argument("--force", action="store_true", help="overwrite an existing file")
+
+    page = commands.add_parser("page", help="write docs/benchmarks.md (and the README's "
+                               "summary table) from exports")
+    page.add_argument("exports", nargs="+", type=Path, help="exported tournaments (.jsonl)")
+    page.add_argument("--out", type=Path, required=True, help="the Markdown page to write")
+    page.add_argument("--readme", type=Path,
+                      help="also replace the summary table between this file's markers")
 
     game = commands.add_parser("game", help="replay one stored game as boards")
     game.add_argument("db", type=Path)
@@ -146,7 +168,7 @@ def _config(a: argparse.Namespace) -> Config:
         game_options=dict(game.settings),
         mode=a.mode, grace=a.grace, max_plies=a.max_plies,
         opening_plies=a.opening_plies, seed=a.seed,
-        memory_mb=a.memory or None, sprt=_sprt(a.sprt, len(specs)),
+        memory_mb=a.memory or None, sprt=_sprt(a.sprt, len(specs)), title=a.title,
     )
 
 
@@ -232,7 +254,8 @@ def _play_locked(store: Store, jobs: int, backend: str, address: str | None) -> 
     if stopped:
         print(f"{store.path}: tournament already stopped ({stopped})")
     else:
-        runner.warn(runner.oversubscription_warning(jobs, backend))
+        runner.warn(runner.oversubscription_warning(jobs, backend, provenance.load()))
+        store.add_sitting(jobs, backend)
         console = make_console()
         try:
             with runner.StopSignals(store.path) as stop, \
@@ -288,7 +311,29 @@ def _command(args: argparse.Namespace) -> int:
             if args.json is not None:
                 write_json(store, args.json)
         return 0
+    if args.command == "export":
+        check_output(args.out, replace=args.force)
+        with Store(args.db, read_only=True) as store:
+            write_export(store, args.out)
+        print(f"wrote {args.out}")
+        return 0
+    if args.command == "page":
+        return _page(args.exports, args.out, args.readme)
     return _replay(args.db, args.id)
+
+
+def _page(exports: list[Path], out: Path, readme: Path | None) -> int:
+    matches = two_player_matches(exports)
+    page = benchmarks_page(matches)
+    if readme is not None:
+        try:
+            text = readme.read_text()
+        except OSError as error:
+            raise UsageError(f"cannot read {readme}: {error.strerror}") from None
+        write_text_atomically(readme, replace_readme_table(text, readme_table(matches)))
+    write_text_atomically(out, page)
+    print(f"wrote {out}" + (f" and the table in {readme}" if readme else ""))
+    return 0
 
 
 def _replay(path: Path, game_id: int) -> int:

@@ -11,6 +11,7 @@ positions let a search score a repetition of the game as a draw.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -40,22 +41,29 @@ def engine_names(game: Game[Any, Any]) -> list[str]:
 
 
 def make_engine(game: Game[Any, Any], name: str, depth: int | None,
-                fixed_time: float | None) -> Engine:
-    """In-process engine `name` as an arena Engine; compiled before the first move's clock."""
+                nodes: int | None = None) -> Engine:
+    """In-process engine `name` as an arena Engine; compiled before the first move's clock.
+
+    The engine is handed the move's seconds as they are (its own clock keeps the margin
+    that returns the move in time: `aviary.search.clock.budget`), unless `depth` or
+    `nodes` bounds its search instead; the referee's limit holds either way."""
     spec = registry.spec(game.name)
     try:
         player = spec.engine(name, game)
     except ImportError as error:
         raise UsageError(f"engine {name} of {game.name} is not available: {error}") from None
+    if nodes is not None and "nodes" not in inspect.signature(player.best_move).parameters:
+        raise UsageError(f"engine {name} of {game.name} takes no node budget (nodes=)")
     warmup = getattr(player, "warmup", None)
     if warmup is not None:
         warmup()
+    bounded = depth is not None or nodes is not None
 
     def engine(state: State, seconds: float, history: Sequence[State] = ()) -> str:
-        budget = fixed_time
-        if budget is None and depth is None:
-            budget = max(0.05, 0.8 * seconds - 0.05)
-        move = player.best_move(state, depth=depth, time=budget, history=history)
+        limits: dict[str, Any] = {"depth": depth, "time": None if bounded else seconds}
+        if nodes is not None:
+            limits["nodes"] = nodes
+        move = player.best_move(state, history=history, **limits)
         return str(game.answer(state, move))
 
     return engine

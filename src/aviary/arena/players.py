@@ -19,22 +19,24 @@ from __future__ import annotations
 import os
 import random
 import re
+import resource
 import shlex
 import shutil
 import signal
 import time
 import traceback
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import parse_qsl
 
 from aviary.arena.games import Engine, Game, State, engine_names, make_engine
-from aviary.arena.sandbox import Limits, clean_environment, run_program
+from aviary.arena.sandbox import Limits, RunResult, clean_environment, run_program
 from aviary.errors import UsageError
 
 _NAME = re.compile(r"^([A-Za-z0-9_.+-]+)=(.+)$")
 _DETAIL = 300  # characters of offending output kept with a loss
+_NOTE = 200  # characters of a program's last stderr line kept with its move
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class Answer:
     failure: str | None = None  # timeout | crash | no-output
     detail: str = ""
     wall: float | None = None  # how long the program ran, if longer than `seconds`
+    cpu: float | None = None  # CPU seconds the move cost (all threads / child processes)
+    note: str = ""  # what the player says about its move: a program's last stderr line
 
 
 def truncate(text: str, limit: int = _DETAIL) -> str:
@@ -91,7 +95,12 @@ def _default_name(spec: str) -> str:
 
 
 class Player:
-    """Answers moves. Built once per worker process; must be cheap to call repeatedly."""
+    """Answers moves. Built once per worker process; must be cheap to call repeatedly.
+
+    `seconds`: the player's own time per move (`aviary:engine?time=0.1`: time odds), or
+    None to take the tournament's."""
+
+    seconds: float | None = None
 
     def move(self, state: State, seconds: float, history: Sequence[State] = ()) -> Answer:
         """The answer to `state`; `history` is the game's positions before it (oldest first)."""
@@ -108,7 +117,13 @@ class ExternalPlayer(Player):
 
     def move(self, state: State, seconds: float, history: Sequence[State] = ()) -> Answer:
         limits = Limits(seconds=seconds, grace=self.grace, memory_mb=self.memory_mb)
+        before = _children_cpu()
         run = run_program(self.argv, self.game.command_args(state, seconds), limits, self.env)
+        cpu, note = _children_cpu() - before, _last_line(run.stderr_tail)
+        answer = self._judge(run, seconds)
+        return replace(answer, cpu=round(cpu, 4), note=truncate(note, _NOTE))
+
+    def _judge(self, run: RunResult, seconds: float) -> Answer:
         if run.start_error is not None:
             return Answer(None, 0.0, "crash", truncate(f"could not start: {run.start_error}"))
         used = run.line_time if run.line_time is not None else run.wall
@@ -127,6 +142,16 @@ class ExternalPlayer(Player):
         return Answer(run.last_line, used, wall=run.wall)
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
 def _signal_name(number: int) -> str:
     try:
         return signal.Signals(number).name
@@ -141,20 +166,20 @@ def _tail(label: str, text: str) -> str:
 class InProcessPlayer(Player):
     """An aviary engine called directly; it loses on time if it overruns seconds + grace."""
 
-    def __init__(self, engine: Engine, grace: float) -> None:
-        self.engine, self.grace = engine, grace
+    def __init__(self, engine: Engine, grace: float, seconds: float | None = None) -> None:
+        self.engine, self.grace, self.seconds = engine, grace, seconds
 
     def move(self, state: State, seconds: float, history: Sequence[State] = ()) -> Answer:
-        start = time.monotonic()
+        start, cpu = time.monotonic(), time.process_time()
         try:
             line = self.engine(state, seconds, history)
         except Exception:  # a bug in an engine loses its game, not the tournament
             return Answer(None, time.monotonic() - start, "crash",
                           truncate(traceback.format_exc()))
-        used = time.monotonic() - start
+        used, cpu = time.monotonic() - start, round(time.process_time() - cpu, 4)
         if used > seconds + self.grace:
-            return Answer(None, used, "timeout", f"answered after {used:.2f}s")
-        return Answer(line, used)
+            return Answer(None, used, "timeout", f"answered after {used:.2f}s", cpu=cpu)
+        return Answer(line, used, cpu=cpu)
 
 
 def random_engine(game: Game, params: dict[str, str]) -> Engine:
@@ -192,10 +217,21 @@ def build_engine(spec: str, game: Game) -> Engine:
     if name not in engines:
         known = ", ".join(f"aviary:{known}" for known in [game.name, *engines, "random"])
         raise UsageError(f"unknown engine {spec!r} for {game.name}; known: {known}")
-    unknown = set(params) - {"depth", "time"}
+    unknown = set(params) - set(ENGINE_SETTINGS)
     if unknown:
-        raise UsageError(f"{spec!r}: engines take depth= and time=, not {sorted(unknown)}")
-    return make_engine(game, name, _int_param(params, "depth"), _float_param(params, "time"))
+        raise UsageError(f"{spec!r}: engines take {', '.join(f'{key}=' for key in ENGINE_SETTINGS)}"
+                         f" not {sorted(unknown)}")
+    return make_engine(game, name, _int_param(params, "depth"), _int_param(params, "nodes"))
+
+
+ENGINE_SETTINGS = ("time", "depth", "nodes")
+
+
+def own_seconds(spec: str) -> float | None:
+    """The player's own time per move (`aviary:engine?time=0.1`), None for the tournament's."""
+    if not spec.startswith("aviary:"):
+        return None
+    return _float_param(_split_engine_spec(spec)[1], "time")
 
 
 def _int_param(params: dict[str, str], key: str) -> int | None:
@@ -268,5 +304,5 @@ def check(spec: PlayerSpec, game: Game) -> None:
 
 def make_player(spec: PlayerSpec, game: Game, grace: float, memory_mb: int | None) -> Player:
     if spec.in_process:
-        return InProcessPlayer(build_engine(spec.spec, game), grace)
+        return InProcessPlayer(build_engine(spec.spec, game), grace, own_seconds(spec.spec))
     return ExternalPlayer(resolve_command(spec.spec), game, grace, memory_mb)

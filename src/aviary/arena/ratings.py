@@ -22,7 +22,7 @@ Conventions follow cutechess/fastchess so figures can be compared:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -82,6 +82,80 @@ def trinomial(wins: int, draws: int, losses: int) -> Estimate:
 
 
 PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)
+EMPTY_CELL = 1e-3  # fishtest's pseudo-count for a cell nobody has hit yet
+SCORE_CLAMP = 1e-3  # fishtest reports Elo of scores clamped to [0.001, 0.999]: +-1200
+NELO_PER_T = 800 / math.log(10)  # normalized Elo per unit of t-value (347.4)
+
+
+def regularize(counts: Sequence[float]) -> list[float]:
+    """Counts with every empty cell set to a tiny pseudo-count, as fishtest does.
+
+    A run of identical pairs then keeps a small variance instead of none, so one pair
+    can never decide an SPRT and an error bar never collapses to zero."""
+    return [count if count > 0 else EMPTY_CELL for count in counts]
+
+
+def _clamped_elo(score: float) -> float:
+    return elo_from_score(min(max(score, SCORE_CLAMP), 1 - SCORE_CLAMP))
+
+
+@dataclass(frozen=True)
+class PairEstimate:
+    """What fishtest reports for a match of colour-swapped pairs (pentanomial counts).
+
+    `elo` +- `margin` is logistic Elo with its 95% interval, `los` the likelihood of
+    superiority, `nelo` +- `nelo_margin` normalized Elo (the score's distance from
+    1/2 in units of the per-game standard deviation, times 800 / ln 10), `pairs` the
+    complete pairs counted. Empty cells are regularized first, so every figure is finite.
+    """
+
+    elo: float
+    margin: float
+    los: float
+    nelo: float
+    nelo_margin: float
+    score: float
+    pairs: int
+
+    def __str__(self) -> str:
+        return f"{self.elo + 0.0:+.1f} ± {self.margin:.1f}"
+
+
+def _pdf(counts: Sequence[float]) -> tuple[float, list[tuple[float, float]]]:
+    """(samples, [(per-game score of the cell, frequency)]) after regularization."""
+    cells = regularize(counts)
+    total = sum(cells)
+    last = len(cells) - 1
+    return total, [(i / last, cell / total) for i, cell in enumerate(cells)]
+
+
+def _moments(pdf: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    mean = sum(p * a for a, p in pdf)
+    return mean, sum(p * (a - mean) ** 2 for a, p in pdf)
+
+
+def pair_estimate(pair_counts: Sequence[int]) -> PairEstimate:
+    """Fishtest's Elo, 95% interval and LOS from pentanomial counts (pairs scoring 0..2).
+
+    A pair's points over 2 is one sample; its variance is the pair's. With N pairs the
+    per-game mean has standard error sqrt(var / N); the interval of the mean is mapped
+    through the Elo curve (clamped at 0.1% / 99.9%) and the margin is half its width.
+    """
+    if len(pair_counts) != 5:
+        raise ValueError("pentanomial needs five counts: pairs scoring 0, 1/2, 1, 3/2, 2")
+    pairs = sum(pair_counts)
+    if pairs == 0:
+        return PairEstimate(0.0, math.inf, 0.5, 0.0, math.inf, 0.5, 0)
+    samples, pdf = _pdf(pair_counts)
+    mean, variance = _moments(pdf)
+    error = math.sqrt(variance / samples)
+    low, high = mean - Z95 * error, mean + Z95 * error
+    margin = (_clamped_elo(high) - _clamped_elo(low)) / 2
+    los = NormalDist().cdf((mean - 0.5) / error)
+    per_game_sd = math.sqrt(2 * variance)  # a pair's score is the mean of two games
+    nelo = NELO_PER_T * (mean - 0.5) / per_game_sd
+    nelo_margin = NELO_PER_T * Z95 * error / per_game_sd
+    return PairEstimate(_clamped_elo(mean), margin, los, nelo, nelo_margin, mean, pairs)
 
 
 def pentanomial(pair_counts: Sequence[int]) -> Estimate:
@@ -120,7 +194,8 @@ def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
 
 def sprt(values: Sequence[float], counts: Sequence[int], elo0: float, elo1: float,
          alpha: float = 0.05, beta: float = 0.05) -> SprtResult:
-    """GSPRT log-likelihood ratio for per-sample scores `values` seen `counts` times."""
+    """GSPRT log-likelihood ratio for per-sample scores `values` seen `counts` times, by the
+    normal approximation N (s1 - s0)(2 s - s0 - s1) / (2 var) (cutechess's trinomial SPRT)."""
     lower, upper = sprt_bounds(alpha, beta)
     n = sum(counts)
     if n == 0:
@@ -139,9 +214,81 @@ def sprt_trinomial(wins: int, draws: int, losses: int, elo0: float, elo1: float,
     return sprt((1.0, 0.5, 0.0), (wins, draws, losses), elo0, elo1, alpha, beta)
 
 
+def _root(function: Callable[[float], float], low: float, high: float) -> float:
+    """A root of an increasing-or-decreasing `function` in (low, high), by bisection."""
+    f_low = function(low)
+    for _ in range(200):
+        middle = (low + high) / 2
+        f_middle = function(middle)
+        if (f_middle > 0) == (f_low > 0):
+            low, f_low = middle, f_middle
+        else:
+            high = middle
+        if high - low < 1e-15:
+            break
+    return (low + high) / 2
+
+
+def _tilted(pdf: Sequence[tuple[float, float]], shifts: Sequence[float]
+            ) -> list[tuple[float, float]]:
+    """The distribution closest to `pdf` (maximum likelihood) whose `shifts` average 0:
+    p_i / (1 + x d_i) with x solving sum p_i d_i / (1 + x d_i) = 0."""
+    low, high = -1 / max(shifts), -1 / min(shifts)
+    gap = 1e-9 * (high - low)
+    x = _root(lambda x: sum(p * d / (1 + x * d) for (_, p), d in zip(pdf, shifts, strict=True)),
+              low + gap, high - gap)
+    return [(a, p / (1 + x * d)) for (a, p), d in zip(pdf, shifts, strict=True)]
+
+
+def _mle_with_mean(pdf: Sequence[tuple[float, float]], mean: float
+                   ) -> list[tuple[float, float]]:
+    return _tilted(pdf, [a - mean for a, _ in pdf])
+
+
+def _mle_with_t(pdf: Sequence[tuple[float, float]], t: float) -> list[tuple[float, float]]:
+    """The most likely distribution with (mean - 1/2) / sd = t (fixed-point iteration)."""
+    model = [(a, 1 / len(pdf)) for a, _ in pdf]
+    for _ in range(50):
+        mean, variance = _moments(model)
+        sd = math.sqrt(variance)
+        shifts = [a - 0.5 - t * sd * (1 + ((mean - a) / sd) ** 2) / 2 for a, _ in pdf]
+        previous, model = model, _tilted(pdf, shifts)
+        if max(abs(p - q) for (_, p), (_, q) in zip(previous, model, strict=True)) < 1e-12:
+            break
+    return model
+
+
+ELO_MODELS = ("logistic", "normalized")
+
+
+def sprt_pairs(pair_counts: Sequence[int], elo0: float, elo1: float, alpha: float = 0.05,
+               beta: float = 0.05, model: str = "logistic") -> SprtResult:
+    """Fishtest's generalized SPRT over colour-swapped pairs (pentanomial counts).
+
+    The log-likelihood ratio is exact for the multinomial: N times the mean log ratio of
+    the most likely pair distributions under H1 and H0, each fitted to the observed
+    (regularized) one with its score fixed at elo1 / elo0 ("logistic" Elo) or its
+    t-value fixed at the normalized Elo ("normalized"). Bounds log(beta / (1 - alpha))
+    and log((1 - beta) / alpha) (without fishtest's overshoot correction)."""
+    if model not in ELO_MODELS:
+        raise ValueError(f"unknown Elo model {model!r}; known: {', '.join(ELO_MODELS)}")
+    lower, upper = sprt_bounds(alpha, beta)
+    if sum(pair_counts) == 0:
+        return SprtResult(0.0, lower, upper)
+    samples, pdf = _pdf(pair_counts)
+    if model == "logistic":
+        h0, h1 = (_mle_with_mean(pdf, score_from_elo(elo)) for elo in (elo0, elo1))
+    else:  # a pair's t-value is sqrt(2) times a game's
+        h0, h1 = (_mle_with_t(pdf, math.sqrt(2) * elo / NELO_PER_T) for elo in (elo0, elo1))
+    llr = samples * sum(p * (math.log(q1) - math.log(q0))
+                        for (_, p), (_, q0), (_, q1) in zip(pdf, h0, h1, strict=True))
+    return SprtResult(llr, lower, upper)
+
+
 def sprt_pentanomial(pair_counts: Sequence[int], elo0: float, elo1: float,
                      alpha: float = 0.05, beta: float = 0.05) -> SprtResult:
-    return sprt([s / 2 for s in PAIR_SCORES], pair_counts, elo0, elo1, alpha, beta)
+    """The arena's SPRT: fishtest's over pairs, in logistic Elo."""
+    return sprt_pairs(pair_counts, elo0, elo1, alpha, beta)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ pair see the same chance events; they are stored as moves by mover -1.
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass, field
 
@@ -29,6 +30,9 @@ class MoveRecord:
     state: str  # encoded position after the move
     seconds: float  # when the mover's answer arrived
     wall: float  # how long the mover ran (external programs may keep thinking after answering)
+    limit: float = 0.0  # the mover's time for this move
+    cpu: float | None = None  # CPU seconds the move cost, where measured
+    note: str = ""  # what the mover said about its move (a program's last stderr line)
 
 
 @dataclass
@@ -45,6 +49,8 @@ class GameRecord:
     detail: str = ""
     moves: list[MoveRecord] = field(default_factory=list)
     wall: float = 0.0
+    load: tuple[float, float] = (0.0, 0.0)  # the machine's 1-minute load at start and end
+    code: str = ""  # fingerprint of the aviary code that played (`arena.provenance`)
 
 
 def play_game(game: Game, players: tuple[Player, Player], opening: State, seconds: float,
@@ -52,10 +58,26 @@ def play_game(game: Game, players: tuple[Player, Player], opening: State, second
               ) -> GameRecord:
     """Play from `opening`; players[0] is whoever moves first in `opening`'s game order.
 
-    `players[i]` plays the game's player i (0 moves first in the game, e.g. white).
+    `players[i]` plays the game's player i (0 moves first in the game, e.g. white), each
+    with its own time per move where it has one (`Player.seconds`), else `seconds`.
     `chance` draws chance events (default: a generator seeded with 0).
     """
     chance = chance or random.Random(0)
+    limits = tuple(player.seconds or seconds for player in players)
+    record.load = (_load(), record.load[1])
+    try:
+        return _play(game, players, opening, limits, max_plies, record, chance)
+    finally:
+        record.load = (record.load[0], _load())
+
+
+def _load() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+def _play(game: Game, players: tuple[Player, Player], opening: State,
+          limits: tuple[float, ...], max_plies: int, record: GameRecord,
+          chance: random.Random) -> GameRecord:
     state = opening
     history: list[State] = []  # the positions before `state`, for the engines' repetitions
     ended = game.outcome(state)
@@ -69,7 +91,7 @@ def play_game(game: Game, players: tuple[Player, Player], opening: State, second
             ended = game.outcome(state)
             continue
         mover = game.to_move(state)
-        answer = players[mover].move(state, seconds, history)
+        answer = players[mover].move(state, limits[mover], history)
         if answer.failure is not None or answer.line is None:
             return _forfeit(record, mover, answer.failure or "no-output", answer.detail)
         try:
@@ -80,7 +102,7 @@ def play_game(game: Game, players: tuple[Player, Player], opening: State, second
         ply += 1
         wall = answer.seconds if answer.wall is None else answer.wall
         record.moves.append(MoveRecord(ply, mover, game.encode(state), round(answer.seconds, 4),
-                                       round(wall, 4)))
+                                       round(wall, 4), limits[mover], answer.cpu, answer.note))
         ended = game.outcome(state)
     if ended is None:
         record.winner, record.result, record.reason = None, 0.5, DRAW_BY_PLY_LIMIT

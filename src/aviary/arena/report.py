@@ -14,7 +14,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from aviary.arena import ratings
+from aviary.arena import provenance, ratings
 from aviary.arena.referee import FORFEITS
 from aviary.arena.store import Store, StoredGame
 from aviary.outputs import write_atomically, write_text_atomically
@@ -43,6 +43,9 @@ class Standing:
     max_seconds: float = 0.0
     mean_wall: float = 0.0  # how long the player ran per move
     max_wall: float = 0.0
+    over_limit: int = 0  # moves answered after the player's time (within the grace)
+    mean_cpu: float | None = None  # CPU seconds per move, where measured
+    fallbacks: int = 0  # moves whose note says a fallback answered (not the engine)
 
 
 def pair_counts(games: list[StoredGame], player: str) -> list[int]:
@@ -83,9 +86,12 @@ def standings(store: Store) -> list[Standing]:
         row.pair_elo, row.pair_margin = penta.elo, penta.margin
         row.los = ratings.likelihood_of_superiority(row.wins, row.losses)
         row.bt, row.bt_margin = fitted[name].elo, fitted[name].margin
-    for name, count, mean, longest, mean_wall, longest_wall in store.db.execute(
+    limit, cpu, note = store.move_columns().split(", ")
+    for name, count, mean, longest, mean_wall, longest_wall, over, mean_cpu, fallbacks in \
+            store.db.execute(
         "SELECT CASE WHEN m.mover = 0 THEN g.first WHEN m.mover = 1 THEN g.second END, COUNT(*),"
-        " AVG(m.seconds), MAX(m.seconds), AVG(m.wall), MAX(m.wall)"
+        " AVG(m.seconds), MAX(m.seconds), AVG(m.wall), MAX(m.wall),"
+        f" SUM(m.seconds > {limit}), AVG({cpu}), SUM(LOWER({note}) LIKE '%fallback%')"
         " FROM moves m JOIN games g ON g.id = m.game WHERE m.mover >= 0"
         " GROUP BY 1"
     ):
@@ -93,6 +99,7 @@ def standings(store: Store) -> list[Standing]:
             row = table[name]
             row.moves, row.mean_seconds, row.max_seconds = count, mean, longest
             row.mean_wall, row.max_wall = mean_wall, longest_wall
+            row.over_limit, row.mean_cpu, row.fallbacks = over or 0, mean_cpu, fallbacks or 0
     return sorted(table.values(), key=lambda row: (-row.bt, -row.score, row.player))
 
 
@@ -115,9 +122,12 @@ def standings_table(rows: list[Standing], title: str = "", width: int = 160) -> 
             f"{reason} {n}" for reason, n in sorted(row.forfeits.items())) or "-",
         "answer s (max)": lambda row: f"{row.mean_seconds:.2f} ({row.max_seconds:.2f})",
         "ran s (max)": lambda row: f"{row.mean_wall:.2f} ({row.max_wall:.2f})",
+        "over": lambda row: str(row.over_limit),
+        "cpu s": lambda row: "-" if row.mean_cpu is None else f"{row.mean_cpu:.2f}",
+        "fallback": lambda row: str(row.fallbacks),
     }
     if width < 130:
-        for wide in ("pairs ±95%", "LOS", "answer s (max)"):
+        for wide in ("pairs ±95%", "LOS", "answer s (max)", "cpu s", "fallback"):
             del columns[wide]
     table = Table(title=title or None)
     table.add_column("#", justify="right")
@@ -128,21 +138,78 @@ def standings_table(rows: list[Standing], title: str = "", width: int = 160) -> 
     return table
 
 
-def match_summary(store: Store) -> str:
-    """For a two-player tournament: pentanomial counts and the SPRT state, one line each."""
+@dataclass(frozen=True)
+class MatchSummary:
+    """A two-player match as fishtest reports one: the first player's results against the
+    second, counted in colour-swapped pairs (pentanomial), with its SPRT state."""
+
+    player: str
+    opponent: str
+    wins: int
+    draws: int
+    losses: int
+    pairs: list[int]  # complete pairs scoring 0, 1/2, 1, 3/2, 2 of 2 for `player`
+    estimate: ratings.PairEstimate
+    sprt: ratings.SprtResult | None
+    sprt_bounds: tuple[float, float] | None
+
+    def lines(self) -> list[str]:
+        e = self.estimate
+        lines = [f"{self.player} against {self.opponent}: W-D-L {self.wins}-{self.draws}-"
+                 f"{self.losses}; pairs scoring 0/0.5/1/1.5/2 of 2: {self.pairs}",
+                 f"Elo {e} (95%, {e.pairs} pairs, pentanomial), LOS {100 * e.los:.1f}%, "
+                 f"normalized Elo {e.nelo:+.1f} ± {e.nelo_margin:.1f}"]
+        if self.sprt is not None and self.sprt_bounds is not None:
+            elo0, elo1 = self.sprt_bounds
+            verdict = {"H1": f"H1 accepted (elo >= {elo1:g})",
+                       "H0": f"H0 accepted (elo <= {elo0:g})"}
+            lines.append(f"SPRT [{elo0:g}, {elo1:g}] LLR {self.sprt.llr:.2f} in "
+                         f"({self.sprt.lower:.2f}, {self.sprt.upper:.2f}): "
+                         f"{verdict.get(self.sprt.decision or '', 'undecided')}")
+        return lines
+
+
+def summarize_match(store: Store) -> MatchSummary | None:
+    """The first player's match against the second (two-player tournaments only)."""
     config = store.config()
     if len(config.players) != 2:
-        return ""
-    games, first = store.games(), config.players[0].name
+        return None
+    games, first, second = store.games(), config.players[0].name, config.players[1].name
     counts = pair_counts(games, first)
-    lines = [f"{first} pairs scoring 0/0.5/1/1.5/2 of 2: {counts}"]
+    scores = [g.result if g.first == first else 1 - g.result for g in games]
+    test = bounds = None
     if config.sprt is not None:
         elo0, elo1, alpha, beta = config.sprt
-        test = ratings.sprt_pentanomial(counts, elo0, elo1, alpha, beta)
-        verdict = {"H1": f"H1 accepted (elo >= {elo1:g})", "H0": f"H0 accepted (elo <= {elo0:g})"}
-        lines.append(f"SPRT [{elo0:g}, {elo1:g}] LLR {test.llr:.2f} in ({test.lower:.2f}, "
-                     f"{test.upper:.2f}): {verdict.get(test.decision or '', 'undecided')}")
-    return "\n".join(lines)
+        test, bounds = ratings.sprt_pentanomial(counts, elo0, elo1, alpha, beta), (elo0, elo1)
+    return MatchSummary(first, second, scores.count(1.0), scores.count(0.5), scores.count(0.0),
+                        counts, ratings.pair_estimate(counts), test, bounds)
+
+
+def match_summary(store: Store) -> str:
+    """For a two-player tournament: W/D/L, pentanomial counts, Elo and the SPRT state."""
+    summary = summarize_match(store)
+    return "" if summary is None else "\n".join(summary.lines())
+
+
+def games_summary(store: Store) -> str:
+    """Game lengths, the machine's load while they were played, and the code that played."""
+    games = store.games()
+    if not games:
+        return ""
+    plies = sorted(game.plies for game in games)
+    middle = plies[len(plies) // 2] if len(plies) % 2 else (
+        plies[len(plies) // 2 - 1] + plies[len(plies) // 2]) / 2
+    loads = [load for game in games for load in (game.load_start, game.load_end)
+             if load is not None]
+    codes = Counter(game.code for game in games if game.code)
+    line = f"plies per game {plies[0]}-{plies[-1]} (median {middle:g})"
+    sittings = store.sittings()
+    cores = sittings[-1]["machine"]["cores"] if sittings else provenance.machine()["cores"]
+    if loads:
+        line += f"; load {min(loads):.1f}-{max(loads):.1f} on {cores} cores"
+    if codes:
+        line += "; code " + ", ".join(f"{code} ({n} games)" for code, n in codes.most_common())
+    return line
 
 
 def reasons_summary(store: Store) -> str:
@@ -165,6 +232,7 @@ def print_report(store: Store, console: Console | None = None) -> None:
     console.print(standings_table(standings(store), title, console.width))
     if games:
         console.print(reasons_summary(store))
+        console.print(games_summary(store))
     summary = match_summary(store)
     if summary:
         console.print(summary)

@@ -32,7 +32,7 @@ from functools import cache
 from multiprocessing import get_context
 from typing import Any
 
-from aviary.arena import ratings
+from aviary.arena import provenance, ratings
 from aviary.arena.games import Game
 from aviary.arena.players import Player, make_player
 from aviary.arena.referee import GameRecord, play_game
@@ -139,7 +139,8 @@ def play_slot(config_json: str, index: int) -> GameRecord:
     config, game, players, slots = _prepared(config_json)
     slot = slots[index]
     start_text = opening(game, config, slot.round)
-    record = GameRecord(slot=index, first=slot.first, second=slot.second, opening=start_text)
+    record = GameRecord(slot=index, first=slot.first, second=slot.second, opening=start_text,
+                        code=provenance.code_fingerprint(config.game))
     start = time.monotonic()
     chance = random.Random(f"{config.seed}:{slot.round}:chance")  # the same for both colours
     play_game(game, (players[slot.first], players[slot.second]), game.decode(start_text),
@@ -266,11 +267,17 @@ def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
-def oversubscription_warning(jobs: int, backend: str) -> str | None:
+def oversubscription_warning(jobs: int, backend: str, load: float | None = None
+                             ) -> str | None:
+    """A warning when games would share cores: their timings are then no figures."""
     cores = default_jobs()
     if backend == "local" and jobs > cores:
         return (f"warning: {jobs} games at once on {cores} cores; programs will lose time "
                 "to each other and may forfeit unfairly")
+    if backend == "local" and load is not None and load + jobs > cores + 0.5:
+        return (f"warning: the machine's load is {load:.1f} before {jobs} game(s) start on "
+                f"{cores} cores; moves will lose time to other work, so these timings and "
+                "results are not clean figures (the load is stored with every game)")
     return None
 
 

@@ -39,6 +39,7 @@ class Config:
     seed: int = 1
     memory_mb: int | None = 2048
     sprt: tuple[float, float, float, float] | None = None  # elo0, elo1, alpha, beta
+    title: str = ""  # what the tournament measures, in words (shown on the benchmarks page)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)

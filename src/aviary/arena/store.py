@@ -15,6 +15,7 @@ or a damaged one (`PRAGMA quick_check`) is one line, and left as it was.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import stat
 from collections.abc import Iterator
@@ -22,8 +23,10 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
+from aviary.arena import provenance
 from aviary.arena.referee import GameRecord, MoveRecord
 from aviary.arena.schedule import Config
 from aviary.errors import UsageError
@@ -46,7 +49,10 @@ CREATE TABLE IF NOT EXISTS games (
     detail TEXT NOT NULL,
     plies INTEGER NOT NULL,
     wall REAL NOT NULL,              -- seconds the game took
-    finished TEXT NOT NULL           -- UTC time it was stored
+    finished TEXT NOT NULL,          -- UTC time it was stored
+    load_start REAL,                 -- the machine's 1-minute load when it began
+    load_end REAL,                   -- and when it ended
+    code TEXT                        -- fingerprint of the code that played it
 );
 CREATE TABLE IF NOT EXISTS moves (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -55,9 +61,15 @@ CREATE TABLE IF NOT EXISTS moves (
     state TEXT NOT NULL,             -- encoded position after the move
     seconds REAL NOT NULL,           -- when the mover's answer arrived
     wall REAL NOT NULL,              -- how long the mover ran
+    time_limit REAL,                 -- the mover's time for this move
+    cpu REAL,                        -- CPU seconds the move cost
+    note TEXT,                       -- what the mover said (a program's last stderr line)
     PRIMARY KEY (game, ply)
 );
 """
+# Columns added since the first databases; an older file gains them when opened to write.
+_ADDED = {"games": ("load_start REAL", "load_end REAL", "code TEXT"),
+          "moves": ("time_limit REAL", "cpu REAL", "note TEXT")}
 
 
 @dataclass(frozen=True)
@@ -73,6 +85,14 @@ class StoredGame:
     detail: str
     plies: int
     wall: float
+    finished: str = ""
+    load_start: float | None = None
+    load_end: float | None = None
+    code: str | None = None
+
+
+_GAME_COLUMNS = ("id, round, first, second, opening, result, winner, reason, detail, plies, wall,"
+                 " finished, load_start, load_end, code")
 
 
 class Store:
@@ -95,8 +115,25 @@ class Store:
             if not existing:
                 self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
             self.db.executescript(_SCHEMA)
+            self._add_columns()
         except sqlite3.DatabaseError as error:
             raise UsageError(f"{self.path}: cannot open as an arena database: {error}") from None
+
+    def _add_columns(self) -> None:
+        for table, columns in _ADDED.items():
+            have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            for column in columns:
+                if column.split()[0] not in have:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+
+    def _has(self, table: str, column: str) -> bool:
+        return any(row[1] == column for row in self.db.execute(f"PRAGMA table_info({table})"))
+
+    def _game_columns(self) -> str:
+        """The games columns to select; NULL for those an old read-only file lacks."""
+        if self._has("games", "code"):
+            return _GAME_COLUMNS
+        return _GAME_COLUMNS.replace("load_start, load_end, code", "NULL, NULL, NULL")
 
     def __enter__(self) -> Store:
         return self
@@ -135,6 +172,19 @@ class Store:
             db.execute("INSERT INTO meta VALUES ('config', ?)", (config.to_json(),))
             db.execute("INSERT INTO meta VALUES ('created', ?)", (_now(),))
 
+    def add_sitting(self, jobs: int, backend: str) -> None:
+        """Record one sitting of the tournament (a run or a resume): when, on what code and
+        machine, at which load, with how many games at once."""
+        sittings = self.sittings()
+        sittings.append({"started": _now(), "commit": provenance.git_commit(),
+                         "machine": provenance.machine(), "load": provenance.load(),
+                         "jobs": jobs, "backend": backend})
+        self.put("sittings", json.dumps(sittings))
+
+    def sittings(self) -> list[dict[str, Any]]:
+        text = self.get("sittings")
+        return list(json.loads(text)) if text else []
+
     def config(self) -> Config:
         text = self.get("config")
         if text is None:
@@ -149,35 +199,40 @@ class Store:
         """Store a finished game and its moves atomically."""
         with self.transaction() as db:
             db.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * 15)})",
                 (record.slot + 1, round_number, record.first, record.second, record.opening,
                  record.result, record.winner, record.reason, record.detail, len(record.moves),
-                 round(record.wall, 3), _now()),
+                 round(record.wall, 3), _now(), *record.load, record.code),
             )
             db.executemany(
-                "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)",
-                [(record.slot + 1, m.ply, m.mover, m.state, m.seconds, m.wall)
-                 for m in record.moves],
+                "INSERT INTO moves (game, ply, mover, state, seconds, wall, time_limit, cpu, note)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(record.slot + 1, m.ply, m.mover, m.state, m.seconds, m.wall, m.limit, m.cpu,
+                  m.note) for m in record.moves],
             )
 
     def games(self) -> list[StoredGame]:
-        rows = self.db.execute(
-            "SELECT id, round, first, second, opening, result, winner, reason, detail, plies, wall"
-            " FROM games ORDER BY id")
+        rows = self.db.execute(f"SELECT {self._game_columns()} FROM games ORDER BY id")
         return [StoredGame(*row) for row in rows]
 
     def game(self, game_id: int) -> StoredGame:
         for game in self.db.execute(
-            "SELECT id, round, first, second, opening, result, winner, reason, detail, plies, wall"
-            " FROM games WHERE id = ?", (game_id,)):
+                f"SELECT {self._game_columns()} FROM games WHERE id = ?", (game_id,)):
             return StoredGame(*game)
         raise UsageError(f"{self.path} has no game {game_id}")
 
     def moves(self, game_id: int) -> list[MoveRecord]:
+        added = ("COALESCE(time_limit, 0), cpu, COALESCE(note, '')"
+                 if self._has("moves", "note") else "0, NULL, ''")
         rows = self.db.execute(
-            "SELECT ply, mover, state, seconds, wall FROM moves WHERE game = ? ORDER BY ply",
-            (game_id,))
+            f"SELECT ply, mover, state, seconds, wall, {added} FROM moves WHERE game = ?"
+            " ORDER BY ply", (game_id,))
         return [MoveRecord(*row) for row in rows]
+
+    def move_columns(self) -> str:
+        """SQL for (time_limit, cpu, note) of `moves m`, NULLs where an old file lacks them."""
+        return ("m.time_limit, m.cpu, m.note" if self._has("moves", "note")
+                else "NULL, NULL, NULL")
 
 
 def _check_path(path: Path, must_exist: bool) -> bool:

@@ -251,8 +251,9 @@ class Engine(Generic[State, Move]):
         stop: np.ndarray | None = None,
         history: Sequence[State] = (),
         tables: TableUse | None = None,
+        nodes: int | None = None,
     ) -> Move:
-        """The move within `time` seconds and/or to `depth` plies (neither: 1 s).
+        """The move within `time` seconds, to `depth` plies and/or `nodes` nodes (none: 1 s).
 
         With a time limit it stops early once another depth is unlikely to finish, and
         at any limit once the searcher calls the score decided.
@@ -264,11 +265,12 @@ class Engine(Generic[State, Move]):
             raise NoMoveError(f"player {self.game.label(state)} has no legal move")
         if len(moves) == 1:
             return moves[0]
-        if time is None and depth is None:
+        if time is None and depth is None and nodes is None:
             time = 1.0
         move = moves[0]
         spent = clock.monotonic() - started
-        limit = Limit(time=None if time is None else max(budget(time) - spent, 0.001), depth=depth)
+        limit = Limit(time=None if time is None else max(budget(time) - spent, 0.001),
+                      depth=depth, nodes=nodes)
         for report in self.think(state, limit, stop=stop, history=history, tables=tables):
             move = report.move
             if self.searcher.decided(report.score):

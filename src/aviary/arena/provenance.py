@@ -1,0 +1,89 @@
+"""Where a figure comes from: the code that played, the commit, the machine and its load.
+
+A strength figure is only worth what its record says about it, so every stored game
+carries the fingerprint of the code that played it, and every export carries the
+commit, the machine (processor, cores, Python) and the load. The fingerprint is a
+digest of the source files that decide how a game is played: the search core, the
+game protocol, the game's own folder, the course runner and warm server (external
+`aviary` players run them) and the arena's move loop. It is computed from the
+installed package, so a figure can be checked against the code of today's checkout
+(`current_fingerprint`): equal means the code it measured is still the code here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import subprocess
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import aviary
+from aviary.games import registry
+
+_PACKAGE = Path(aviary.__file__).resolve().parent
+# Besides the game's own folder: what every game's play goes through.
+_SHARED = ("search", "games/*.py", "course.py", "warm.py", "cache.py", "errors.py",
+           "arena/referee.py", "arena/players.py", "arena/games.py", "openspiel")
+
+
+def _game_folder(game: str) -> str:
+    """The package folder that holds game `game`'s modules (from the registry)."""
+    target = registry.spec(game).game or registry.spec(game).command_module
+    module = target.partition(":")[0].split(".")
+    return "/".join(module[1:-1])
+
+
+@cache
+def code_fingerprint(game: str) -> str:
+    """16 hex digits over every source file that decides how `game` is played."""
+    digest = hashlib.sha256()
+    files: set[Path] = set()
+    for pattern in (*_SHARED, _game_folder(game)):
+        found = _PACKAGE.glob(pattern)
+        for path in found:
+            files.update(path.rglob("*.py") if path.is_dir() else [path])
+    for path in sorted(files):
+        if "__pycache__" in path.parts or path.suffix != ".py":
+            continue
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def git_commit() -> str:
+    """The checkout's commit (`+dirty` when files differ from it), or "" outside git."""
+    root = _PACKAGE.parent.parent
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
+                                capture_output=True, text=True, timeout=10, check=True)
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--",
+                                "src"], capture_output=True, text=True, timeout=10, check=True)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return commit.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+
+
+def machine() -> dict[str, Any]:
+    """What the figures ran on: processor, cores, memory, Python and its platform."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as info:
+            names = [line.split(":", 1)[1].strip() for line in info
+                     if line.startswith("model name")]
+        model = names[0] if names else model
+    except OSError:
+        pass
+    try:
+        memory = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
+    except (ValueError, OSError, AttributeError):
+        memory = None
+    return {"processor": model, "cores": os.cpu_count() or 1, "memory_gb": memory,
+            "python": platform.python_version(), "system": platform.platform(terse=True)}
+
+
+def load() -> float:
+    """The 1-minute load average now."""
+    return round(os.getloadavg()[0], 2)

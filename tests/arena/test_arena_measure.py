@@ -1,0 +1,151 @@
+"""What a strength figure needs from the arena: each player's own clock or node budget,
+every move's time, CPU and note, the load and the code per game, an export that is the
+record of the figure, and the generated page that says whether the figure is current."""
+
+import json
+import sqlite3
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from aviary.arena import provenance
+from aviary.arena.export import (
+    README_END,
+    README_START,
+    benchmarks_page,
+    read_export,
+    replace_readme_table,
+)
+from aviary.errors import UsageError
+
+
+def arena(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "aviary", "arena", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def match(tmp_path_factory):
+    """Pikachu n=7: the engine at its own 0.05 s against the engine at 400 nodes a move and
+    a program that says on stderr that its fallback answered; then exported."""
+    folder = tmp_path_factory.mktemp("measure")
+    program = folder / "says_fallback.py"
+    program.write_text(textwrap.dedent(f"""\
+        #!{sys.executable}
+        import subprocess, sys
+        # the course command's answer (quickly), then a line on stderr about who answered
+        result = subprocess.run([{sys.executable!r}, "-m", "aviary", "pikachu",
+                                 *sys.argv[1:-1], "0.2"], capture_output=True, text=True)
+        print(result.stdout.strip().splitlines()[-1], flush=True)
+        print("debug line", file=sys.stderr)
+        print("answered by the fallback (depth 1)", file=sys.stderr)
+        """))
+    program.chmod(0o755)
+    db = folder / "match.sqlite"
+    result = arena("run", "--n", "7", "--time", "2", "--games", "6", "--max-plies", "16",
+                   "--jobs", "1", "--db", str(db), "--title", "a measured smoke match",
+                   "fast=aviary:engine?time=0.05", "budget=aviary:engine?nodes=400",
+                   f"says={program}")
+    assert result.returncode == 0, result.stderr
+    out = folder / "match.jsonl"
+    exported = arena("export", str(db), "--out", str(out))
+    assert exported.returncode == 0, exported.stderr
+    return db, out, result.stdout
+
+
+def moves_of(db, player):
+    with sqlite3.connect(db) as connection:
+        return connection.execute(
+            "SELECT m.time_limit, m.seconds, m.cpu, m.note FROM moves m JOIN games g"
+            " ON g.id = m.game WHERE (m.mover = 0 AND g.first = ?) OR"
+            " (m.mover = 1 AND g.second = ?)", (player, player)).fetchall()
+
+
+def test_each_player_is_timed_against_its_own_clock(match):
+    db, _, _ = match
+    fast, budget = moves_of(db, "fast"), moves_of(db, "budget")
+    assert fast and budget
+    assert {limit for limit, *_ in fast} == {0.05}  # its own time=, not the tournament's 2 s
+    assert {limit for limit, *_ in budget} == {2.0}
+    assert all(cpu is not None and cpu >= 0 for *_, cpu, _ in fast + budget)
+
+
+def test_a_node_budget_is_a_limit_on_the_search_not_on_the_clock(match):
+    db, _, _ = match
+    # 400 nodes take milliseconds: the player answers far inside the tournament's 2 s
+    assert max(seconds for _, seconds, _, _ in moves_of(db, "budget")) < 1.0
+
+
+def test_a_programs_last_stderr_line_is_its_moves_note_and_fallbacks_are_counted(match):
+    db, _, stdout = match
+    notes = {note for *_, note in moves_of(db, "says")}
+    assert notes == {"answered by the fallback (depth 1)"}
+    report = arena("report", str(db), "--json", str(db.parent / "report.json"))
+    assert report.returncode == 0, report.stderr
+    standings = json.loads((db.parent / "report.json").read_text())["standings"]
+    by_name = {row["player"]: row for row in standings}
+    assert by_name["says"]["fallbacks"] == len(moves_of(db, "says"))
+    assert by_name["fast"]["fallbacks"] == 0
+    assert "plies per game" in report.stdout and "load" in report.stdout
+
+
+def test_games_carry_the_load_and_the_fingerprint_of_the_code_that_played(match):
+    db, _, _ = match
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute("SELECT load_start, load_end, code FROM games").fetchall()
+    assert len(rows) == 6
+    assert all(start is not None and end is not None for start, end, _ in rows)
+    assert {code for *_, code in rows} == {provenance.code_fingerprint("pikachu")}
+
+
+def test_the_export_is_the_figures_record(match):
+    _, out, _ = match
+    exported = read_export(out)
+    header = exported.header
+    assert header["config"]["title"] == "a measured smoke match"
+    sitting = header["sittings"][0]
+    assert sitting["jobs"] == 1 and sitting["machine"]["cores"] >= 1
+    assert "load" in sitting and "commit" in sitting
+    assert len(exported.games) == 6
+    game = exported.games[0]
+    assert game["code"] == provenance.code_fingerprint("pikachu")
+    assert len(game["moves"]) == game["plies"]  # Pikachu has no chance moves
+    assert all(len(move) == 7 for move in game["moves"])
+
+
+def test_the_page_says_current_for_todays_code_and_stale_once_it_changed(match, tmp_path):
+    _, out, _ = match
+    # the page is for two-player matches: keep the first two players' games
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    lines[0]["config"]["players"] = lines[0]["config"]["players"][:2]
+    two = [lines[0]] + [g for g in lines[1:] if {g["first"], g["second"]} == {"fast", "budget"}]
+    current = tmp_path / "current.jsonl"
+    current.write_text("\n".join(json.dumps(line) for line in two) + "\n")
+    page = benchmarks_page([read_export(current)])
+    assert "a measured smoke match" in page and "| current |" in page
+    assert "reproduce: `aviary arena run --game pikachu --option n=7 --time 2" in page
+    for game in two[1:]:
+        game["code"] = "0" * 16  # as if played by other code
+    stale = tmp_path / "stale.jsonl"
+    stale.write_text("\n".join(json.dumps(line) for line in two) + "\n")
+    assert "stale: the code has changed since" in benchmarks_page([read_export(stale)])
+
+
+def test_the_readme_table_is_replaced_between_its_markers_only():
+    readme = f"intro\n{README_START}\nold table\n{README_END}\nrest\n"
+    replaced = replace_readme_table(readme, f"{README_START}\nnew\n{README_END}")
+    assert replaced == f"intro\n{README_START}\nnew\n{README_END}\nrest\n"
+    with pytest.raises(UsageError, match="no benchmarks markers"):
+        replace_readme_table("no markers here\n", "table")
+
+
+def test_a_file_that_is_not_an_export_is_one_line(tmp_path):
+    bogus = tmp_path / "bogus.jsonl"
+    bogus.write_text('{"kind": "game"}\n')
+    result = arena("page", str(bogus), "--out", str(tmp_path / "page.md"))
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"aviary arena: {bogus}: not an arena export (its first line is not a match)"]
+    assert not (tmp_path / "page.md").exists()
