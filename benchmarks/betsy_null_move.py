@@ -5,8 +5,8 @@ Each position is searched by both engines in turn (interleaved, each from a cold
 transposition table), so machine load falls on both alike; times are this thread's
 CPU seconds (`time.thread_time`). Node counts at a fixed depth do not depend on the
 load at all. Also printed: how often the two pick the same move at that depth (null
-move changes the tree, so not always). Whether it wins games is
-`benchmarks/betsy_strength.py --player engine+null --opponent engine-null`.
+move changes the tree, so not always). Whether it wins games is a question for an
+arena match, not for this speed benchmark.
 
     python benchmarks/betsy_null_move.py [--positions 12] [--depth 9] [--time 0.2]
 """
