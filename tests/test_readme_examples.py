@@ -1,6 +1,6 @@
-"""The README's examples run as written.
+"""The README's and the docs' examples run as written.
 
-Every fenced ``sh`` block of README.md is split into commands (a line ending in
+Every fenced ``sh`` block of README.md and of every page under docs/ is split into commands (a line ending in
 ``\\`` continues on the next); each block runs top to bottom in one fresh
 temporary directory (a later command may use what an earlier one wrote), with the
 virtual environment's ``bin`` first on PATH, as the README asks the reader to
@@ -24,7 +24,9 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 BIN = Path(sys.executable).parent
 
 # A README command starting with one of these is not run, for the reason given.
@@ -37,8 +39,11 @@ SKIP = {
     "aviary play": "an interactive game in the terminal; tests/test_play.py plays it in tmux",
     "aviary ijk ai human": "an interactive game (a human types moves); tests/ijk cover it",
     "aviary serve": "a web server that runs until stopped; tests/web drive it",
-    "aviary arena run --game pikachu --option n=8 --time 2": "a real tournament (tens of "
-        "minutes); the README's quick run before it is the same command, fewer, faster games",
+    "aviary arena run --game pikachu --option n=8 --time 1 --games 40": "a real match (an "
+        "hour); the quick run in docs/arena.md is the same command, fewer, faster games",
+    "aviary arena export pikachu-1s.sqlite": "exports the hour-long match above",
+    "aviary arena page benchmarks/results": "writes the committed benchmarks page; "
+        "tests/arena/test_benchmarks_page.py checks it is what this command writes",
 }
 
 # A README command containing the key must print output in which the pattern is found
@@ -76,19 +81,25 @@ FILES = {
 
 @dataclass(frozen=True)
 class Block:
-    line: int  # where the block starts in README.md
+    page: str  # the page, relative to the repository
+    line: int  # where the block starts in it
     language: str
     commands: tuple[str, ...]  # sh: one logical command each; python: the whole script
 
     @property
     def name(self) -> str:
-        return f"README.md:{self.line}"
+        return f"{self.page}:{self.line}"
 
 
 def readme_blocks() -> list[Block]:
-    """The fenced ``sh`` and ``python`` blocks of the README."""
+    """The fenced ``sh`` and ``python`` blocks of the README and the docs."""
+    return [block for page in PAGES for block in page_blocks(page)]
+
+
+def page_blocks(page: Path) -> list[Block]:
     blocks: list[Block] = []
-    lines = README.read_text().splitlines()
+    name = page.relative_to(ROOT).as_posix()
+    lines = page.read_text().splitlines()
     k = 0
     while k < len(lines):
         opening = re.fullmatch(r"```(\w+)\s*", lines[k])
@@ -103,9 +114,9 @@ def readme_blocks() -> list[Block]:
         k += 1
         language = opening.group(1)
         if language == "python":
-            blocks.append(Block(start, language, ("\n".join(body),)))
+            blocks.append(Block(name, start, language, ("\n".join(body),)))
         elif language in ("sh", "bash", "shell"):
-            blocks.append(Block(start, language, tuple(shell_commands(body))))
+            blocks.append(Block(name, start, language, tuple(shell_commands(body))))
     return blocks
 
 
@@ -147,7 +158,9 @@ BLOCKS = readme_blocks()
 
 def test_the_readme_has_runnable_examples_and_every_skip_is_used():
     commands = [c for block in BLOCKS if block.language != "python" for c in block.commands]
-    assert len(commands) >= 30, "README.md lost its examples?"
+    in_readme = [c for block in BLOCKS if block.page == "README.md" for c in block.commands]
+    assert len(in_readme) >= 12, "README.md lost its examples?"
+    assert len(commands) >= 40, "the docs lost their examples?"
     for prefix in SKIP:
         assert any(c.startswith(prefix) for c in commands), f"SKIP entry {prefix!r} is stale"
     for key in [*EXPECT, *FILES]:

@@ -104,7 +104,7 @@ def _parser() -> ArgumentParser:
 
     page = commands.add_parser("page", help="write docs/benchmarks.md (and the README's "
                                "summary table) from exports")
-    page.add_argument("exports", nargs="+", type=Path, help="exported tournaments (.jsonl)")
+    page.add_argument("exports", nargs="*", type=Path, help="exported tournaments (.jsonl)")
     page.add_argument("--out", type=Path, required=True, help="the Markdown page to write")
     page.add_argument("--readme", type=Path,
                       help="also replace the summary table between this file's markers")
