@@ -1,7 +1,7 @@
 """The README's and the docs' examples run as written.
 
-Every fenced ``sh`` block of README.md and of every page under docs/ is split into commands (a line ending in
-``\\`` continues on the next); each block runs top to bottom in one fresh
+Every fenced ``sh`` block of README.md and of every page under docs/ is split into
+commands (a line ending in ``\\`` continues on the next); each block runs top to bottom in one fresh
 temporary directory (a later command may use what an earlier one wrote), with the
 virtual environment's ``bin`` first on PATH, as the README asks the reader to
 have it, and the user's own cache directory (so the Sebastian table and compiled

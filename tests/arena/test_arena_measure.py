@@ -112,7 +112,7 @@ def test_the_export_is_the_figures_record(match):
     game = exported.games[0]
     assert game["code"] == provenance.code_fingerprint("pikachu")
     assert len(game["moves"]) == game["plies"]  # Pikachu has no chance moves
-    assert all(len(move) == 7 for move in game["moves"])
+    assert all(len(move) == 8 for move in game["moves"])  # ply, mover, times, note, state
 
 
 def test_the_page_says_current_for_todays_code_and_stale_once_it_changed(match, tmp_path):
@@ -149,3 +149,24 @@ def test_a_file_that_is_not_an_export_is_one_line(tmp_path):
     assert result.stderr.strip().splitlines() == [
         f"aviary arena: {bogus}: not an arena export (its first line is not a match)"]
     assert not (tmp_path / "page.md").exists()
+
+
+def test_an_export_rebuilds_its_database_which_resume_completes(match, tmp_path):
+    db, out, _ = match
+    lines = out.read_text().splitlines()
+    partial = tmp_path / "partial.jsonl"
+    partial.write_text("\n".join(lines[:5]) + "\n")  # the match and its first 4 games
+    rebuilt = tmp_path / "rebuilt.sqlite"
+    imported = arena("import", str(partial), "--db", str(rebuilt))
+    assert imported.returncode == 0, imported.stderr
+    assert "4 of 6 games" in imported.stdout
+    again = tmp_path / "again.jsonl"
+    assert arena("export", str(rebuilt), "--out", str(again)).returncode == 0
+    games = [json.loads(line) for line in again.read_text().splitlines()[1:]]
+    assert games == [json.loads(line) for line in lines[1:5]]  # every field, every move
+    resumed = arena("resume", str(rebuilt), "--jobs", "1")
+    assert resumed.returncode == 0, resumed.stderr
+    with sqlite3.connect(rebuilt) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM games").fetchone() == (6,)
+    refused = arena("import", str(partial), "--db", str(rebuilt))
+    assert refused.returncode == 2 and "exists" in refused.stderr

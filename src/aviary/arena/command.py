@@ -20,6 +20,8 @@ from typing import IO
 from aviary.arena import provenance, runner
 from aviary.arena.export import (
     benchmarks_page,
+    import_export,
+    read_export,
     readme_table,
     replace_readme_table,
     two_player_matches,
@@ -101,6 +103,11 @@ def _parser() -> ArgumentParser:
     export.add_argument("db", type=Path)
     export.add_argument("--out", type=Path, required=True, help="the .jsonl file to write")
     export.add_argument("--force", action="store_true", help="overwrite an existing file")
+
+    restore = commands.add_parser("import", help="rebuild a tournament database from its "
+                                  "export (then `resume` it)")
+    restore.add_argument("export", type=Path, help="an exported tournament (.jsonl)")
+    restore.add_argument("--db", type=Path, required=True, help="the new SQLite file")
 
     page = commands.add_parser("page", help="write docs/benchmarks.md (and the README's "
                                "summary table) from exports")
@@ -281,8 +288,8 @@ def main(argv: list[str]) -> int:
     try:
         return _command(args)
     except sqlite3.DatabaseError as error:  # damage found past the checks at opening
-        raise UsageError(f"database {args.db}: {error}; restore it from a copy, or start "
-                         "again with another --db") from None
+        raise UsageError(f"database {getattr(args, 'db', '')}: {error}; restore it from a "
+                         "copy, or start again with another --db") from None
 
 
 def _command(args: argparse.Namespace) -> int:
@@ -316,6 +323,22 @@ def _command(args: argparse.Namespace) -> int:
         with Store(args.db, read_only=True) as store:
             write_export(store, args.out)
         print(f"wrote {args.out}")
+        return 0
+    if args.command == "import":
+        match = read_export(args.export)
+        if args.db.exists():
+            raise UsageError(f"{args.db} exists; import into a new file")
+        try:
+            with Store(args.db) as store:
+                stored = import_export(match, store)
+        except (KeyError, TypeError, ValueError) as error:
+            for leftover in (args.db, args.db.with_name(args.db.name + "-wal"),
+                             args.db.with_name(args.db.name + "-shm")):
+                leftover.unlink(missing_ok=True)
+            raise UsageError(f"{args.export}: a game line is incomplete ({error!r}); "
+                             "nothing was written") from None
+        print(f"{args.db}: {stored} of {match.config.games} games from {args.export}; "
+              f"`aviary arena resume {args.db}` plays the rest")
         return 0
     if args.command == "page":
         return _page(args.exports, args.out, args.readme)

@@ -25,6 +25,7 @@ from typing import Any
 
 from aviary.arena import provenance, ratings
 from aviary.arena.players import parse_specs
+from aviary.arena.referee import GameRecord, MoveRecord
 from aviary.arena.report import pair_counts
 from aviary.arena.schedule import Config
 from aviary.arena.store import Store, StoredGame
@@ -45,17 +46,35 @@ def export_lines(store: Store) -> list[str]:
               "config": json.loads(config.to_json()), "sittings": store.sittings()}
     lines = [json.dumps(header, sort_keys=True)]
     for game in store.games():
-        stored = store.moves(game.id)
-        final = stored[-1].state if stored else game.opening
-        moves = [[m.ply, m.mover, m.seconds, m.wall, m.limit, m.cpu, m.note]
-                 for m in stored if m.mover >= 0]
-        line = {"kind": "game", **asdict(game), "final": final, "moves": moves}
+        moves = [[m.ply, m.mover, m.seconds, m.wall, m.limit, m.cpu, m.note, m.state]
+                 for m in store.moves(game.id)]
+        line = {"kind": "game", **asdict(game), "moves": moves}
         lines.append(json.dumps(line, sort_keys=True))
     return lines
 
 
 def write_export(store: Store, path: Path) -> None:
     write_text_atomically(path, "\n".join(export_lines(store)) + "\n")
+
+
+def import_export(match: Match, store: Store) -> int:
+    """Rebuild a tournament database from its export (to resume it on another machine or
+    in a later sitting); returns the games stored."""
+    store.create(match.config)
+    for key in ("created", "stopped"):
+        if match.header.get(key):
+            store.put(key, match.header[key])
+    store.put("sittings", json.dumps(match.header.get("sittings") or []))
+    for game in match.games:
+        record = GameRecord(
+            slot=game["id"] - 1, first=game["first"], second=game["second"],
+            opening=game["opening"], result=game["result"], winner=game["winner"],
+            reason=game["reason"], detail=game["detail"], wall=game["wall"],
+            load=(game["load_start"], game["load_end"]), code=game["code"] or "",
+            moves=[MoveRecord(ply, mover, state, seconds, wall, limit, cpu, note)
+                   for ply, mover, seconds, wall, limit, cpu, note, state in game["moves"]])
+        store.save(record, game["round"], finished=game["finished"])
+    return len(match.games)
 
 
 @dataclass
@@ -98,7 +117,7 @@ def _player_settings(config: Config) -> list[str]:
 
 
 def _side_stats(match: Match, name: str) -> dict[str, Any]:
-    moves = []
+    moves = []  # [ply, mover, seconds, wall, limit, cpu, note, state]
     for game in match.games:
         side = 0 if game["first"] == name else 1 if game["second"] == name else None
         if side is not None:

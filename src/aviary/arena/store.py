@@ -195,14 +195,14 @@ class Store:
     def finished_ids(self) -> set[int]:
         return {row[0] for row in self.db.execute("SELECT id FROM games")}
 
-    def save(self, record: GameRecord, round_number: int) -> None:
-        """Store a finished game and its moves atomically."""
+    def save(self, record: GameRecord, round_number: int, finished: str | None = None) -> None:
+        """Store a finished game and its moves atomically (`finished`: when, default now)."""
         with self.transaction() as db:
             db.execute(
                 f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * 15)})",
                 (record.slot + 1, round_number, record.first, record.second, record.opening,
                  record.result, record.winner, record.reason, record.detail, len(record.moves),
-                 round(record.wall, 3), _now(), *record.load, record.code),
+                 round(record.wall, 3), finished or _now(), *record.load, record.code),
             )
             db.executemany(
                 "INSERT INTO moves (game, ply, mover, state, seconds, wall, time_limit, cpu, note)"
