@@ -160,8 +160,16 @@ def _figure(match: Match) -> dict[str, Any]:
     commits = sorted({s.get("commit", "") for s in sittings if s.get("commit")})
     machines = {json.dumps(s.get("machine"), sort_keys=True) for s in sittings if s.get("machine")}
     machine = json.loads(next(iter(machines))) if len(machines) == 1 else None
+    labels = config.make_game().labels
+    by_side = {}
+    for side, label in enumerate(labels):
+        mine = [g.result if side == 0 else 1 - g.result for g in games
+                if (g.first if side == 0 else g.second) == first]
+        by_side[label] = (statistics.fmean(mine), mine.count(1.0), mine.count(0.5),
+                          mine.count(0.0)) if mine else None
     return {
         "config": config, "first": first, "second": second, "counts": counts,
+        "by_side": by_side,
         "estimate": estimate, "wins": scores.count(1.0), "draws": scores.count(0.5),
         "losses": scores.count(0.0), "games": len(games),
         "score": statistics.fmean(scores) if scores else math.nan,
@@ -254,6 +262,9 @@ def benchmarks_page(matches: list[Match]) -> str:
             f"0/0.5/1/1.5/2 of 2: {figure['counts']}; Elo {estimate} "
             f"(LOS {100 * estimate.los:.1f}%, normalized Elo {estimate.nelo:+.1f} ± "
             f"{estimate.nelo_margin:.1f})",
+            f"- {figure['first']} by side: " + "; ".join(
+                f"as {label} {100 * side[0]:.1f}% ({side[1]}-{side[2]}-{side[3]})"
+                for label, side in figure["by_side"].items() if side is not None),
             "- results by reason: " + ", ".join(
                 f"{reason} {n}" for reason, n in sorted(figure["reasons"].items())),
         ]
