@@ -99,7 +99,7 @@ class Report(Generic[Move]):
 
 
 class MovePlayer(Generic[State, Move]):
-    """A player that is one `best_move(state, time=, depth=)` function (the baselines)."""
+    """A player that is one `best_move(state, time=, depth=)` function (Fox-Geese's depth2)."""
 
     def __init__(self, game: Game[State, Move], function: Callable[..., Move],
                  warmup: Callable[[], None] | None = None) -> None:
@@ -111,9 +111,9 @@ class MovePlayer(Generic[State, Move]):
             self._warmup()
 
     def best_move(self, state: State, *, time: float | None = None, depth: int | None = None,
-                  stop: np.ndarray | None = None, history: Sequence[State] = (),
-                  tables: TableUse | None = None) -> Move:
-        return self.function(state, time=time, depth=depth)
+                  nodes: int | None = None, stop: np.ndarray | None = None,
+                  history: Sequence[State] = (), tables: TableUse | None = None) -> Move:
+        return self.function(state, time=time, depth=depth)  # a node limit it cannot keep
 
 
 class Engine(Generic[State, Move]):
@@ -195,6 +195,10 @@ class Engine(Generic[State, Move]):
                            **self._search_options(stop, keys)):
             yield self._report(state, raw)
 
+    def decided(self, score: int) -> bool:
+        """True when a root `score` ends the iterations early (the searcher says)."""
+        return self.searcher.decided(score)
+
     def _keys(self, history: Sequence[State]) -> tuple[int, ...]:
         """Kernel keys of the game's earlier positions: repeating one of them is a draw.
 
@@ -248,14 +252,15 @@ class Engine(Generic[State, Move]):
         *,
         time: float | None = None,
         depth: int | None = None,
+        nodes: int | None = None,
         stop: np.ndarray | None = None,
         history: Sequence[State] = (),
         tables: TableUse | None = None,
     ) -> Move:
-        """The move within `time` seconds and/or to `depth` plies (neither: 1 s).
+        """The move within `time` seconds, to `depth` plies and/or `nodes` nodes (none: 1 s).
 
-        With a time limit it stops early once another depth is unlikely to finish, and
-        at any limit once the searcher calls the score decided.
+        With a time limit it stops early once another depth is unlikely to finish
+        (`next_depth_share`), and at any limit once the score is `decided`.
         Raises NoMoveError when the mover has no legal move.
         """
         started = clock.monotonic()
@@ -264,14 +269,15 @@ class Engine(Generic[State, Move]):
             raise NoMoveError(f"player {self.game.label(state)} has no legal move")
         if len(moves) == 1:
             return moves[0]
-        if time is None and depth is None:
+        if time is None and depth is None and nodes is None:
             time = 1.0
         move = moves[0]
         spent = clock.monotonic() - started
-        limit = Limit(time=None if time is None else max(budget(time) - spent, 0.001), depth=depth)
+        limit = Limit(time=None if time is None else max(budget(time) - spent, 0.001),
+                      depth=depth, nodes=nodes)
         for report in self.think(state, limit, stop=stop, history=history, tables=tables):
             move = report.move
-            if self.searcher.decided(report.score):
+            if self.decided(report.score):
                 break
             if time is not None and clock.monotonic() - started > self.next_depth_share * time:
                 break
