@@ -1,4 +1,4 @@
-"""Betsy's plain evaluation (the textbook opponent's) equals the course's, computed from the rules."""
+"""Betsy's plain evaluation (the textbook opponent's) equals the course's, from the rules."""
 
 import random
 
