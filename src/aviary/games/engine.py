@@ -99,7 +99,7 @@ class Report(Generic[Move]):
 
 
 class MovePlayer(Generic[State, Move]):
-    """A player that is one `best_move(state, time=, depth=)` function (Fox-Geese's depth2)."""
+    """A player that is one `best_move(state, time=, depth=)` function (a fixed-depth player)."""
 
     def __init__(self, game: Game[State, Move], function: Callable[..., Move],
                  warmup: Callable[[], None] | None = None) -> None:

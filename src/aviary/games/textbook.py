@@ -70,7 +70,7 @@ class Textbook(Engine[State, Move]):
         if game.outcome(state) is not None or not game.legal_moves(state):
             return
         array = self.searcher.state_array(state)
-        if array is None:  # beyond the kernels (a large Pikachu board): the quick player
+        if array is None:  # beyond the kernels (too large a board): the quick player
             if self.quick is not None:
                 move = self.quick(state)
                 yield Report(1, 0, move, game.answer(state, move), (move,), 0, 0.0, 0.0)
