@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The arena's three bars, as run for the README (each takes minutes, not part of the tests):
-#   benchmarks/arena_bars.sh misbehaving   20 games: our engine, the baseline, 7 bad programs
+#   benchmarks/arena_bars.sh misbehaving   20 games: our engine, the textbook opponent, 7 bad programs
 #   benchmarks/arena_bars.sh timing        2 games at a time at 1 s a move: engine time use
 #   benchmarks/arena_bars.sh resume        kill -9 part-way, resume, count the games
 # Results go to ${ARENA_BARS:-/tmp/arena_bars}.
@@ -35,7 +35,7 @@ misbehaving)
     mapfile -t bad < "$out/bad.txt"
     rm -f "$out"/misbehaving.sqlite*
     time .venv/bin/aviary arena run --mode gauntlet --time 1 --games 20 --jobs 2 \
-        --db "$out/misbehaving.sqlite" "$engine" "baseline=aviary:baseline?depth=3" "${bad[@]}"
+        --db "$out/misbehaving.sqlite" "$engine" "textbook=aviary:textbook?depth=3" "${bad[@]}"
     $py tests/arena/arena_programs.py "$out/bad" "$out/misbehaving.sqlite"
     engine_times "$out/misbehaving.sqlite"
     ;;
@@ -43,13 +43,13 @@ timing)
     rm -f "$out"/timing.sqlite*
     time .venv/bin/aviary arena run --mode gauntlet --time 1 --games 8 --max-plies 120 \
         --jobs 2 --db "$out/timing.sqlite" "$engine" "engine2=$py -m aviary pikachu" \
-        "baseline=aviary:baseline?depth=3"
+        "textbook=aviary:textbook?depth=3"
     engine_times "$out/timing.sqlite"
     ;;
 resume)
     rm -f "$out"/resume.sqlite*
     .venv/bin/aviary arena run --time 0.5 --games 8 --max-plies 40 --jobs 2 \
-        --db "$out/resume.sqlite" "$engine" "baseline=aviary:baseline?depth=3" \
+        --db "$out/resume.sqlite" "$engine" "textbook=aviary:textbook?depth=3" \
         > "$out/resume-killed.log" 2>&1 &
     arena=$!
     stored() { $py -c "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(

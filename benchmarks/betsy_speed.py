@@ -8,10 +8,16 @@ wall-clock rates are printed too.
 1. perft leaves/s of the numba kernels against rules.py's pure-Python perft,
    on the same positions and depths (the bar: at least 20x);
 2. the engine's search nodes/s at a fixed depth over seeded middle-game positions
-   (bar: at least 1 M nodes/s, single-threaded), against a plain pure-Python
-   alpha-beta over rules.py on the same positions.
+   (bar: at least 1 M nodes/s, single-threaded);
+3. like against like: the same plain alpha-beta (the textbook opponent's: no
+   ordering, no table, the plain evaluation) to the same depth on the same
+   positions, compiled over the kernels (`aviary.search.textbook`) and in pure
+   Python over rules.py. Both find the same scores (checked); the ratio is of their
+   seconds to finish the depth, and of their nodes/s (move orders differ a little,
+   so node counts do too).
 
-    python benchmarks/betsy_speed.py [--positions 12] [--depth 8] [--kingfisher diagonal]
+    python benchmarks/betsy_speed.py [--positions 12] [--depth 8] [--plain-depth 4]
+                                     [--kingfisher diagonal]
 """
 
 from __future__ import annotations
@@ -21,10 +27,14 @@ import random
 import sys
 import time
 
-from aviary.games.betsy import engine, kernels, quick, rules
+from aviary.games.betsy import engine, kernels, rules
+from aviary.games.betsy.tables import PST
+from aviary.search.alphabeta import MATE
 from aviary.search.clock import Limit
 
 REPEATS = 5
+VALUE = {"P": 100, "N": 320, "B": 330, "R": 500, "Q": 900, "K": 0}
+KIND = {"P": 1, "N": 2, "B": 3, "R": 4, "Q": 5, "K": 6}
 
 
 def middle_games(count: int, diagonal: bool, seed: int = 11) -> list[rules.Position]:
@@ -43,23 +53,43 @@ def middle_games(count: int, diagonal: bool, seed: int = 11) -> list[rules.Posit
     return found
 
 
-def python_alphabeta(position: rules.Position, depth: int, alpha: float, beta: float,
-                     counter: list[int]) -> float:
-    """The reference: textbook negamax alpha-beta in pure Python over rules.py."""
+def plain_evaluate(position: rules.Position) -> int:
+    """The textbook evaluation (`kernels.plain_evaluate`) in Python: material and PSTs."""
+    white = 0
+    for square, char in enumerate(position.board):
+        if char != ".":
+            kind = char.upper()
+            if char.isupper():
+                white += VALUE[kind] + int(PST[KIND[kind], square])
+            else:
+                white -= VALUE[kind] + int(PST[KIND[kind], square ^ 56])
+    return white if position.player == "w" else -white
+
+
+def python_alphabeta(position: rules.Position, depth: int, ply: int, alpha: int, beta: int,
+                     counter: list[int]) -> int:
+    """The textbook opponent's search in pure Python over rules.py (same scores)."""
     counter[0] += 1
+    white, black = rules.kingfishers(position)
+    if not white or not black:
+        mine = white if position.player == "w" else black
+        return MATE - ply if mine else -MATE + ply
+    if depth == 0:
+        return plain_evaluate(position)
     moves = rules.legal_moves(position)
     if not moves:
-        return -1e9
-    if depth == 0:
-        me, them = position.player, rules.opponent(position.player)
-        return quick.material(position, me) - quick.material(position, them)
+        return -MATE + ply
+    best = -2 * MATE
     for move in moves:
-        score = -python_alphabeta(rules.play(position, move), depth - 1, -beta, -alpha, counter)
-        if score > alpha:
-            alpha = score
-            if alpha >= beta:
-                break
-    return alpha
+        score = -python_alphabeta(rules.play(position, move), depth - 1, ply + 1, -beta, -alpha,
+                                  counter)
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    break
+    return best
 
 
 def timed(function, *args):  # type: ignore[no-untyped-def]
@@ -74,6 +104,8 @@ def main() -> int:
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--depth", type=int, default=8, help="engine search depth")
     parser.add_argument("--perft-depth", type=int, default=3)
+    parser.add_argument("--plain-depth", type=int, default=4,
+                        help="depth of the plain alpha-beta, compiled and in Python")
     parser.add_argument("--kingfisher", choices=("orthogonal", "diagonal"), default="orthogonal")
     args = parser.parse_args()
     diagonal = args.kingfisher == "diagonal"
@@ -99,25 +131,36 @@ def main() -> int:
 
     nodes = 0
     seconds = wall = 0.0
-    python_nodes = 0
-    python_seconds = 0.0
     for position in positions:
         player.workspace(position).tt[:] = 0  # every position starts cold
         reports, spent = timed(list, player.think(position, Limit(depth=args.depth)))
         nodes += reports[-1].nodes
         seconds += spent
         wall += reports[-1].seconds
-        counter = [0]
-        _, spent = timed(python_alphabeta, position, 3, -2e9, 2e9, counter)
-        python_nodes += counter[0]
-        python_seconds += spent
-    search_rate, python_rate = nodes / seconds, python_nodes / python_seconds
-    print(f"search engine : {nodes:>10,} nodes   {search_rate:>12,.0f} nodes/s "
+    print(f"search engine : {nodes:>10,} nodes   {nodes / seconds:>12,.0f} nodes/s "
           f"(depth {args.depth}, {len(positions)} middle games, Kingfisher {args.kingfisher}; "
           f"bar: >= 1,000,000; wall clock: {nodes / wall:,.0f} nodes/s)")
-    print(f"search python : {python_nodes:>10,} nodes   {python_rate:>12,.0f} nodes/s "
-          "(pure-Python alpha-beta over rules.py, depth 3)")
-    print(f"search ratio  : {search_rate / python_rate:.0f}x")
+
+    textbook = engine.make_textbook(rules.Betsy(kingfisher=args.kingfisher))
+    textbook.warmup()
+    plain = {"compiled": [0.0, 0.0], "python": [0.0, 0.0]}  # nodes, CPU seconds
+    for position in positions:
+        for _ in range(REPEATS):  # repeated to be measurable
+            reports, spent = timed(list, textbook.think(position, Limit(depth=args.plain_depth)))
+            plain["compiled"][0] += reports[-1].nodes / REPEATS
+            plain["compiled"][1] += spent / REPEATS
+        counter = [0]
+        score, spent = timed(python_alphabeta, position, args.plain_depth, 0, -2 * MATE,
+                             2 * MATE, counter)
+        assert score == reports[-1].score, (position, score, reports[-1].score)
+        plain["python"][0] += counter[0]
+        plain["python"][1] += spent
+    for name, (count, spent) in plain.items():
+        print(f"plain {name:<8}: {count:>10,.0f} nodes   {count / spent:>12,.0f} nodes/s  "
+              f"{spent:.3f} s  (textbook alpha-beta, depth {args.plain_depth}, same scores)")
+    (compiled_nodes, compiled_s), (python_nodes, python_s) = plain["compiled"], plain["python"]
+    print(f"plain ratio   : {python_s / compiled_s:.0f}x the speed to the same depth, "
+          f"{compiled_nodes / compiled_s / (python_nodes / python_s):.0f}x the nodes/s")
     return 0
 
 

@@ -100,7 +100,7 @@ class Session:
         return f"{game.label(state)} to move"
 
     def engine_move(self) -> Any:
-        if not hasattr(self.engine, "think"):  # a plain player (a baseline): no reports
+        if not hasattr(self.engine, "think"):  # a plain player (a fixed-depth one): no reports
             return self.engine.best_move(self.state, time=self.seconds)
         report = None
         for report in self.engine.think(self.state, Limit(time=self.seconds),

@@ -1,17 +1,19 @@
-"""Engine, baseline and quick player: legal moves everywhere, no Kingfisher tactic missed."""
+"""Engine, textbook opponent and quick player: legal moves everywhere, no Kingfisher tactic
+missed."""
 
 import random
 
 import pytest
 
 from aviary.errors import NoMoveError
-from aviary.games.betsy import baseline, engine, quick, rules
+from aviary.games.betsy import engine, quick, rules
 from aviary.search import alphabeta
 from aviary.search.clock import Limit
 
 GAMES = {diagonal: rules.Betsy(kingfisher="diagonal" if diagonal else "orthogonal")
          for diagonal in (False, True)}
 ENGINES = {diagonal: engine.make_engine(game) for diagonal, game in GAMES.items()}
+TEXTBOOK = {diagonal: engine.make_textbook(game) for diagonal, game in GAMES.items()}
 # the engine with null-move pruning switched the other way from the default
 SWITCHED = {diagonal: engine.make_engine(game, null_move=not engine.NULL_MOVE)
             for diagonal, game in GAMES.items()}
@@ -41,7 +43,7 @@ def test_engine_takes_a_hanging_kingfisher(diagonal):
         for player in (ENGINES[diagonal], SWITCHED[diagonal]):  # null move on and off
             move = player.best_move(position, depth=depth)
             assert rules.winner(rules.play(position, move)) == "w"
-    assert baseline.best_move(position, depth=2) == rules.Move(square("e2"), square("e8"))
+    assert TEXTBOOK[diagonal].best_move(position, depth=2) == rules.Move(square("e2"), square("e8"))
     assert quick.best_move(position) == rules.Move(square("e2"), square("e8"))
 
 
@@ -51,7 +53,7 @@ def test_engine_saves_its_own_kingfisher(diagonal):
     for player in (lambda p: ENGINES[diagonal].best_move(p, depth=4),
                    lambda p: SWITCHED[diagonal].best_move(p, depth=4),
                    lambda p: SWITCHED[diagonal].best_move(p, depth=7),
-                   lambda p: baseline.best_move(p, depth=3), quick.best_move):
+                   lambda p: TEXTBOOK[diagonal].best_move(p, depth=3), quick.best_move):
         after = rules.play(position, player(position))
         # whatever black replies, white's Kingfisher is still on the board
         assert all(rules.winner(rules.play(after, r)) is None for r in rules.legal_moves(after))
@@ -114,7 +116,7 @@ def test_think_reports_each_depth_with_a_legal_board_and_principal_variation():
             line = rules.play(line, move)
 
 
-def test_engine_and_baseline_play_legal_games_to_the_end():
+def test_engine_and_textbook_play_legal_games_to_the_end():
     chooser = random.Random(5)
     for diagonal in (False, True):
         position = rules.start_position(diagonal)
@@ -126,19 +128,19 @@ def test_engine_and_baseline_play_legal_games_to_the_end():
             elif position.player == "w":
                 move = ENGINES[diagonal].best_move(position, depth=3)
             else:
-                move = baseline.best_move(position, depth=2)
+                move = TEXTBOOK[diagonal].best_move(position, depth=2)
             assert move in rules.legal_moves(position)
             position = rules.play(position, move)
 
 
-def test_baseline_with_a_time_limit_returns_a_legal_move():
+def test_textbook_with_a_time_limit_returns_a_legal_move():
     position = rules.start_position(True)
-    assert baseline.best_move(position, time=0.05) in rules.legal_moves(position)
+    assert TEXTBOOK[True].best_move(position, time=0.05) in rules.legal_moves(position)
 
 
 def test_best_move_raises_when_there_is_no_legal_move():
     stuck = rules.parse(board_with(a1="K", a2="P", b1="P", a3="p", b2="p", h8="k"), "w")
-    for player in (ENGINES[False].best_move, baseline.best_move):
+    for player in (ENGINES[False].best_move, TEXTBOOK[False].best_move):
         with pytest.raises(NoMoveError):
             player(stuck, depth=2)
     with pytest.raises(ValueError):

@@ -1,4 +1,5 @@
-"""The engine and the baseline on hand-made positions, and legal play to the end."""
+"""The engine, the textbook opponent and the depth-2 player on hand-made positions, and legal
+play to the end."""
 
 import random
 
@@ -6,7 +7,7 @@ import pytest
 
 from aviary.errors import NoMoveError
 from aviary.games import registry
-from aviary.games.foxgeese import baseline, engine, kernels, quick, rules
+from aviary.games.foxgeese import depth2, engine, kernels, quick, rules
 from aviary.games.foxgeese.rules import Move
 from aviary.search.clock import Limit
 
@@ -42,9 +43,14 @@ def test_engine_as_geese_traps_the_fox():
     assert rules.outcome(after) == ("g", "no-foxes")
 
 
-def test_baseline_takes_the_winning_capture_and_traps_the_fox():
-    assert baseline.best_move(LAST_CAPTURE) == Move(at(3, 3), at(3, 5), at(3, 4))
-    assert rules.outcome(rules.play(TRAP, baseline.best_move(TRAP))) == ("g", "no-foxes")
+def test_depth2_and_textbook_take_the_winning_capture_and_trap_the_fox():
+    assert depth2.best_move(LAST_CAPTURE) == Move(at(3, 3), at(3, 5), at(3, 4))
+    assert rules.outcome(rules.play(TRAP, depth2.best_move(TRAP))) == ("g", "no-foxes")
+    textbook = engine.make_textbook(rules.FoxGeese())
+    for depth in (1, 3):
+        assert textbook.best_move(LAST_CAPTURE, depth=depth) == Move(at(3, 3), at(3, 5), at(3, 4))
+        after = rules.play(TRAP, textbook.best_move(TRAP, depth=depth))
+        assert rules.outcome(after) == ("g", "no-foxes")
 
 
 def test_quick_player_takes_the_winning_capture_and_traps_the_fox():
@@ -74,10 +80,11 @@ def test_think_reports_each_depth_with_a_legal_board_and_principal_variation():
 
 @pytest.mark.parametrize("variant", rules.VARIANTS)
 @pytest.mark.parametrize("shrink", [False, True])
-def test_engine_and_baseline_play_legal_games_to_the_end(variant, shrink):
+def test_engine_textbook_and_depth2_play_legal_games_to_the_end(variant, shrink):
     game = registry.make("foxgeese", variant=variant, shrink=shrink)
-    players = [registry.spec("foxgeese").engine(name, game) for name in ("engine", "baseline")]
-    rng = random.Random(hash((variant, shrink)) % 1000)
+    names = ("engine", "textbook") if shrink else ("textbook", "depth2")
+    players = [registry.spec("foxgeese").engine(name, game) for name in names]
+    rng = random.Random(f"{variant} {shrink}")
     state = game.opening(rng, 4)
     order = players if rng.random() < 0.5 else players[::-1]
     while game.outcome(state) is None:
@@ -92,7 +99,9 @@ def test_best_move_raises_when_there_is_no_legal_move():
     with pytest.raises(NoMoveError):
         engine.best_move(walled, depth=2)
     with pytest.raises(NoMoveError):
-        baseline.best_move(walled)
+        depth2.best_move(walled)
+    with pytest.raises(NoMoveError):
+        engine.make_textbook(rules.FoxGeese()).best_move(walled, depth=2)
 
 
 def test_the_foxes_count_going_on_far_above_a_return_once_no_elephant_is_left():

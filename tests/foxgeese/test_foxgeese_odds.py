@@ -1,4 +1,5 @@
-"""The fox's odds against a depth-2 defender: the model is the baseline, and the fox plays by it.
+"""The fox's odds against a depth-2 defender: the model is `aviary:depth2`, and the fox plays by
+it.
 
 Built on the four-geese table alone (about 40 s): a jump out of it is the fox's win.
 """
@@ -10,7 +11,7 @@ import pytest
 
 from aviary.games.base import DRAW, WIN
 from aviary.games.foxgeese import (
-    baseline,
+    depth2,
     endgame,
     endgame_kernels,
     odds,
@@ -66,8 +67,8 @@ def drawn_geese_to_move(rng: random.Random, want: int, shape: int = 0) -> list[i
 
 
 @pytest.mark.parametrize("shape", [0, CLOSED])
-def test_the_model_holds_every_move_the_baseline_plays(model, shape):
-    # the baseline breaks ties by a generator seeded from the position and its ply:
+def test_the_model_holds_every_move_the_depth2_player_plays(model, shape):
+    # the depth-2 player breaks ties by a generator seeded from the position and its ply:
     # over many plies it plays each tied reply, and the model must list each of them
     half = endgame.table_size(4, shape) // 2
     for index in drawn_geese_to_move(random.Random(7), 40 if shape == 0 else 20, shape):
@@ -76,7 +77,7 @@ def test_the_model_holds_every_move_the_baseline_plays(model, shape):
                   if child != odds_kernels.UNUSED}
         for ply in range(1, 41, 2):
             at_ply = rules.Position(position.board, "g", ply)
-            after = rules.play(at_ply, baseline.best_move(at_ply))
+            after = rules.play(at_ply, depth2.best_move(at_ply))
             ending = endgame.locate(after)
             assert ending is not None and ending.shape == shape, "the geese keep their four"
             assert ending.index in listed, (position.board, ply)

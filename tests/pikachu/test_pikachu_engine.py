@@ -1,12 +1,20 @@
-"""Engine and baseline sanity: legal moves everywhere, tactics a strong player never misses."""
+"""Engine and textbook opponent sanity: legal moves everywhere, tactics a strong player never
+misses."""
 
 import random
+from functools import cache
 
 import pytest
 
 from aviary.errors import NoMoveError
-from aviary.games.pikachu import baseline, engine, rules
+from aviary.games.pikachu import engine, rules
 from aviary.search.clock import Limit
+
+
+@cache
+def textbook(n: int):
+    """The textbook opponent (`aviary:textbook`) of the n x n game."""
+    return engine.make_textbook(rules.Pikachu(n=n))
 
 
 def wins_within(position: rules.Position, plies: int) -> bool:
@@ -67,16 +75,16 @@ def test_think_stops_at_the_node_limit_with_the_last_completed_depth():
 
 
 @pytest.mark.parametrize("n", [7, 9, 12, 16, 33])
-def test_engine_and_baseline_return_legal_moves_for_every_board_size(n):
+def test_engine_and_textbook_return_legal_moves_for_every_board_size(n):
     position = rules.start_position(n)
     for _ in range(6):  # a few plies in, for both colours
         move = engine.best_move(position, depth=2)
         assert move in rules.legal_moves(position)
-        assert baseline.best_move(position, depth=2) in rules.legal_moves(position)
+        assert textbook(n).best_move(position, depth=2) in rules.legal_moves(position)
         position = rules.play(position, move)
 
 
-def test_engine_and_baseline_play_legal_games_to_the_end():
+def test_engine_and_textbook_play_legal_games_to_the_end():
     chooser = random.Random(5)
     position = rules.start_position(7)
     for ply in range(400):
@@ -87,19 +95,19 @@ def test_engine_and_baseline_play_legal_games_to_the_end():
         elif position.player == "w":
             move = engine.best_move(position, depth=3)
         else:
-            move = baseline.best_move(position, depth=2)
+            move = textbook(7).best_move(position, depth=2)
         assert move in rules.legal_moves(position)
         position = rules.play(position, move)
 
 
-def test_baseline_with_a_time_limit_returns_a_legal_move():
+def test_textbook_with_a_time_limit_returns_a_legal_move():
     position = rules.start_position(8)
-    assert baseline.best_move(position, time=0.05) in rules.legal_moves(position)
+    assert textbook(8).best_move(position, time=0.05) in rules.legal_moves(position)
 
 
 def test_best_move_raises_when_there_is_no_legal_move():
     stuck = rules.parse(7, "bww" + "." * 46, "b")
-    for player in (engine.best_move, baseline.best_move):
+    for player in (engine.best_move, textbook(7).best_move):
         with pytest.raises(NoMoveError):
             player(stuck, depth=2)
 

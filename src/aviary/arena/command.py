@@ -44,14 +44,14 @@ def _examples() -> str:
     return f"""\
 players: a command (`python3 my_player.py`, called with the game's course arguments,
 e.g. `aviary {game} --help`) or an in-process engine (`aviary:engine?depth=4`,
-`aviary:engine?time=0.5`, `aviary:baseline?depth=3`, `aviary:random?seed=1`;
+`aviary:engine?time=0.5`, `aviary:textbook?time=1`, `aviary:random?seed=1`;
 `aviary:GAME` is the game's main engine); prefix NAME= to name one.
 games: {', '.join(spec.name for spec in registry.board_games())}; game options as
 --option NAME=VALUE (see docs/games/), --n N is short for --option n=N.
 
 example:
   aviary arena run --game {game} --time 2 --games 20 --db results.sqlite \\
-      aviary:engine aviary:baseline?depth=3 'mine=python3 my_player.py'
+      aviary:engine aviary:textbook?time=1 'mine=python3 my_player.py'
 """
 
 

@@ -3,7 +3,7 @@
 A player is written on the command line as one string:
 - `aviary:ENGINE?key=value&...` is an engine run inside the arena's worker:
   one of the game's registered engines (`aviary:engine?depth=4`,
-  `aviary:baseline?time=0.5`; `aviary:GAME` is the game's main engine) or
+  `aviary:textbook?time=0.5`; `aviary:GAME` is the game's main engine) or
   `aviary:random?seed=7` (random works for any game);
 - anything else is a command line, split like a shell would
   (`python3 my_player.py`), called as `COMMAND ARGS...` with the game's

@@ -99,7 +99,7 @@ class Report(Generic[Move]):
 
 
 class MovePlayer(Generic[State, Move]):
-    """A player that is one `best_move(state, time=, depth=)` function (the baselines)."""
+    """A player that is one `best_move(state, time=, depth=)` function (a fixed-depth player)."""
 
     def __init__(self, game: Game[State, Move], function: Callable[..., Move],
                  warmup: Callable[[], None] | None = None) -> None:
@@ -111,9 +111,9 @@ class MovePlayer(Generic[State, Move]):
             self._warmup()
 
     def best_move(self, state: State, *, time: float | None = None, depth: int | None = None,
-                  stop: np.ndarray | None = None, history: Sequence[State] = (),
-                  tables: TableUse | None = None) -> Move:
-        return self.function(state, time=time, depth=depth)
+                  nodes: int | None = None, stop: np.ndarray | None = None,
+                  history: Sequence[State] = (), tables: TableUse | None = None) -> Move:
+        return self.function(state, time=time, depth=depth)  # a node limit it cannot keep
 
 
 class Engine(Generic[State, Move]):
@@ -195,6 +195,10 @@ class Engine(Generic[State, Move]):
                            **self._search_options(stop, keys)):
             yield self._report(state, raw)
 
+    def decided(self, score: int) -> bool:
+        """True when a root `score` ends the iterations early (the searcher says)."""
+        return self.searcher.decided(score)
+
     def _keys(self, history: Sequence[State]) -> tuple[int, ...]:
         """Kernel keys of the game's earlier positions: repeating one of them is a draw.
 
@@ -248,6 +252,7 @@ class Engine(Generic[State, Move]):
         *,
         time: float | None = None,
         depth: int | None = None,
+        nodes: int | None = None,
         stop: np.ndarray | None = None,
         history: Sequence[State] = (),
         tables: TableUse | None = None,
@@ -255,8 +260,8 @@ class Engine(Generic[State, Move]):
     ) -> Move:
         """The move within `time` seconds, to `depth` plies and/or `nodes` nodes (none: 1 s).
 
-        With a time limit it stops early once another depth is unlikely to finish, and
-        at any limit once the searcher calls the score decided.
+        With a time limit it stops early once another depth is unlikely to finish
+        (`next_depth_share`), and at any limit once the score is `decided`.
         Raises NoMoveError when the mover has no legal move.
         """
         started = clock.monotonic()
@@ -273,7 +278,7 @@ class Engine(Generic[State, Move]):
                       depth=depth, nodes=nodes)
         for report in self.think(state, limit, stop=stop, history=history, tables=tables):
             move = report.move
-            if self.searcher.decided(report.score):
+            if self.decided(report.score):
                 break
             if time is not None and clock.monotonic() - started > self.next_depth_share * time:
                 break

@@ -83,13 +83,12 @@ GAMES: dict[str, GameSpec] = {
             game="aviary.games.pikachu.rules:Pikachu",
             engines={
                 "engine": "aviary.games.pikachu.engine:make_engine",
-                "baseline": "aviary.games.pikachu.baseline:make_engine",
+                "textbook": "aviary.games.pikachu.engine:make_textbook",
             },
             quick="aviary.games.pikachu.quick:best_move",
             tables="aviary.games.pikachu.endgame:probe",
             command_summary="course command line: N PLAYER BOARD SECONDS",
-            warmup=("aviary.games.pikachu.engine", "aviary.games.pikachu.baseline",
-                    "aviary.games.pikachu.endgame"),
+            warmup=("aviary.games.pikachu.engine", "aviary.games.pikachu.endgame"),
             docs="docs/games/pikachu.md",
         ),
         GameSpec(
@@ -98,11 +97,11 @@ GAMES: dict[str, GameSpec] = {
             game="aviary.games.betsy.rules:Betsy",
             engines={
                 "engine": "aviary.games.betsy.engine:make_engine",
-                "baseline": "aviary.games.betsy.baseline:make_engine",
+                "textbook": "aviary.games.betsy.engine:make_textbook",
             },
             quick="aviary.games.betsy.quick:best_move",
             command_summary="course command line: PLAYER BOARD SECONDS [--kingfisher diagonal]",
-            warmup=("aviary.games.betsy.engine", "aviary.games.betsy.baseline"),
+            warmup=("aviary.games.betsy.engine",),
             docs="docs/games/betsy.md",
         ),
         GameSpec(
@@ -111,13 +110,14 @@ GAMES: dict[str, GameSpec] = {
             game="aviary.games.foxgeese.rules:FoxGeese",
             engines={
                 "engine": "aviary.games.foxgeese.engine:make_engine",
-                "baseline": "aviary.games.foxgeese.baseline:make_engine",
+                "textbook": "aviary.games.foxgeese.engine:make_textbook",
+                "depth2": "aviary.games.foxgeese.depth2:make_engine",
             },
             quick="aviary.games.foxgeese.quick:best_move",
             tables="aviary.games.foxgeese.odds:probe",
             command_summary="course command line: PLAYER BOARD SECONDS "
             "[--variant classic|elephants] [--shrink]",
-            warmup=("aviary.games.foxgeese.engine", "aviary.games.foxgeese.baseline",
+            warmup=("aviary.games.foxgeese.engine", "aviary.games.foxgeese.depth2",
                     "aviary.games.foxgeese.endgame", "aviary.games.foxgeese.odds"),
             deep_warmup=("aviary.games.foxgeese.odds",),
             docs="docs/games/foxgeese.md",
@@ -128,14 +128,14 @@ GAMES: dict[str, GameSpec] = {
             game="aviary.games.ijk.rules:IJK",
             engines={
                 "engine": "aviary.games.ijk.engine:make_engine",
-                "baseline": "aviary.games.ijk.baseline:make_engine",
+                "textbook": "aviary.games.ijk.engine:make_textbook",
             },
             quick="aviary.games.ijk.quick:best_move",
             command="aviary.games.ijk.command",
             course_subcommand="move",
             command_summary="a game like the course driver (UPPER LOWER MODE), or "
                             "move PLAYER BOARD MODE SECONDS",
-            warmup=("aviary.games.ijk.engine", "aviary.games.ijk.baseline"),
+            warmup=("aviary.games.ijk.engine",),
             docs="docs/games/ijk.md",
         ),
         GameSpec(

@@ -8,6 +8,9 @@
 - `deepening`: `iterate`, the one driver for both: iterative deepening (aspiration
   windows for alpha-beta), per-depth `RawReport`s, the deadline, the caller's
   stop flag and the game's history.
+- `textbook`: the textbook opponent every engine is measured against: plain negamax
+  alpha-beta (expectiminimax with chance) deepened to the clock, no ordering, table,
+  quiescence or pruning beyond alpha-beta.
 - `clock`: `Limit(time=, depth=, nodes=)`, process age, the stop-flag timer.
 
 A template for a new game's kernels, with the contract test that checks a search

@@ -12,13 +12,13 @@ loss is proven.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 
 from aviary.search import alphabeta
 from aviary.search.alphabeta import INF, MATE, Workspace
-from aviary.search.clock import Limit, StopTimer, budget
+from aviary.search.clock import Limit, StopTimer
 from aviary.search.report import Kernels, RawReport
 
 
@@ -131,26 +131,3 @@ def _aspirated(
         else:
             return score
 
-
-def textbook_deepening(
-    search: Callable[[int, np.ndarray], int | None], depth: int, time: float | None = None
-) -> int | None:
-    """The course write-ups' driver, which the textbook baselines share: `search(d, stop)`
-    returns the best root move at depth d, or None when `stop[0]` was set first.
-
-    Without `time`, one search to `depth`. With `time`, depth 1 (always finished), then
-    2, 3, ... up to `depth` until the clock runs out; an unfinished depth is thrown away.
-    """
-    never = np.zeros(1, dtype=np.int64)
-    if time is None:
-        return search(depth, never)
-    Limit(time=time)  # validates
-    best = search(1, never)
-    stop = np.zeros(1, dtype=np.int64)
-    with StopTimer(stop, budget(time)):
-        for next_depth in range(2, depth + 1):
-            found = search(next_depth, stop)
-            if found is None:
-                break
-            best = found
-    return best

@@ -34,7 +34,8 @@ from aviary.games.betsy.kernels import (
 )
 from aviary.games.betsy.tables import PST
 from aviary.games.engine import Engine, Searcher
-from aviary.search import alphabeta
+from aviary.games.textbook import Textbook
+from aviary.search import alphabeta, textbook
 from aviary.search.clock import Limit
 
 # index: cell kind (1 Parakeet .. 6 Kingfisher); PeSTO's values
@@ -177,6 +178,20 @@ def _terminal(state):
 KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order, _terminal)
 
 
+# The textbook opponent (`aviary:textbook`): the same kernels with the plain evaluation.
+@cfunc(alphabeta.EVALUATE, cache=True, nogil=True)
+def _plain_evaluate(state):
+    return kernels.plain_evaluate(state)
+
+
+TEXTBOOK_KERNELS = (_generate, _make, _unmake, _plain_evaluate, _terminal, textbook.no_chance)
+
+
+def make_textbook(game: rules.Betsy) -> Textbook[rules.Position, rules.Move]:
+    """The textbook opponent for `game` (`aviary.games.textbook`)."""
+    return Textbook(game, BetsySearcher(), TEXTBOOK_KERNELS)
+
+
 class BetsySearcher(Searcher[rules.Position, rules.Move]):
     """Betsy positions as kernel arrays (the variant and the evaluation switches travel in
     it); `null_move` switches the search's null-move pruning (the kernels know the pass)."""
@@ -218,4 +233,6 @@ def warmup() -> None:
     kernels.legal_moves(position)
     kernels.terminal(kernels.state_from_position(position))
     for _ in make_engine(rules.Betsy()).think(position, Limit(depth=3)):
+        pass
+    for _ in make_textbook(rules.Betsy()).think(position, Limit(depth=2)):
         pass

@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from aviary.games.betsy import rules
+from aviary.games.betsy.tables import PST
 from aviary.search.alphabeta import MATE, NOT_OVER, PASS
 
 SIDE_SLOT, KEY_SLOT, DIAGONAL_SLOT, WHITE_KING_SLOT, BLACK_KING_SLOT = 0, 1, 2, 3, 4
@@ -330,3 +331,22 @@ def legal_moves(position: rules.Position, captures_only: bool = False) -> list[r
     out = np.zeros(MAX_MOVES, dtype=np.int64)
     count = generate(state, out, captures_only)
     return [decode(int(move)) for move in out[:count]]
+
+
+PLAIN_VALUE = np.array([0, 100, 320, 330, 500, 900, 0], dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def plain_evaluate(state):
+    """The course write-ups' evaluation for the side to move: material (100, 320, 330, 500,
+    900 for Parakeet, Nighthawk, Blue jay, Robin, Quetzal) plus the piece-square tables of
+    `tables.py` (the Kingfisher's middle-game one throughout), the side to move's minus the
+    opponent's (the textbook opponent's evaluation, `aviary.search.textbook`)."""
+    score = 0
+    for square in range(64):
+        piece = state[BOARD + square]
+        if piece > 0:
+            score += PLAIN_VALUE[piece] + PST[piece, square]
+        elif piece < 0:
+            score -= PLAIN_VALUE[-piece] + PST[-piece, square ^ 56]
+    return score * state[SIDE_SLOT]

@@ -1,4 +1,4 @@
-"""Piece-square tables shared by the engine and the textbook baseline.
+"""Piece-square tables shared by the engine and the textbook opponent's plain evaluation.
 
 The tables are Tomasz Michniewski's "Simplified Evaluation Function", the one
 most course write-ups copy: written as a chess diagram from white's side, the

@@ -67,7 +67,8 @@ from aviary.games.foxgeese.kernels import (
     fox_moves,
     popcount,
 )
-from aviary.search import alphabeta
+from aviary.games.textbook import Textbook
+from aviary.search import alphabeta, textbook
 from aviary.search.alphabeta import Workspace
 from aviary.search.clock import Limit
 
@@ -190,6 +191,35 @@ def evaluate(state):
     return score * side
 
 
+# The textbook opponent's plain evaluation (`aviary.search.textbook`). It lives here, not
+# in kernels.py, because the solved tables' keys digest kernels.py: an evaluation they
+# never use must not retire them.
+PLAIN_GOOSE = 100
+PLAIN_ELEPHANT = 300
+PLAIN_FOX = 500
+PLAIN_FOX_MOVE = 10
+
+
+@njit(cache=True, nogil=True)
+def plain_evaluate(state):
+    """The textbook evaluation, for the side to move: material and the fox's mobility.
+
+    From the foxes' point of view (negated for the geese): 500 per fox, minus 100 per
+    goose and 300 per elephant left, plus 10 per fox step or jump. Nothing more: no
+    formation, threats, room or contempt (the engine's `evaluate` has those).
+    """
+    foxes, geese, elephants = state[FOXES], state[GEESE], state[ELEPHANTS]
+    empty = state[OPEN] & ~(foxes | geese | elephants)
+    moves = 0
+    for i in range(POINTS.shape[0]):
+        p = POINTS[i]
+        if foxes & bit(p):
+            moves += fox_moves(p, foxes, geese, empty)
+    score = (PLAIN_FOX * popcount(foxes) - PLAIN_GOOSE * popcount(geese)
+             - PLAIN_ELEPHANT * popcount(elephants) + PLAIN_FOX_MOVE * moves)
+    return score * state[SIDE_SLOT]
+
+
 @njit(cache=True, nogil=True)
 def order(state, move):
     """Jumps first (the search core's capture bonus), then moves toward the centre."""
@@ -239,6 +269,20 @@ def _terminal(state):
 
 
 KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order, _terminal)
+
+
+# The textbook opponent (`aviary:textbook`): the same kernels with the plain evaluation.
+@cfunc(alphabeta.EVALUATE, cache=True, nogil=True)
+def _plain_evaluate(state):
+    return plain_evaluate(state)
+
+
+TEXTBOOK_KERNELS = (_generate, _make, _unmake, _plain_evaluate, _terminal, textbook.no_chance)
+
+
+def make_textbook(game: rules.FoxGeese) -> Textbook[rules.Position, rules.Move]:
+    """The textbook opponent for `game` (`aviary.games.textbook`)."""
+    return Textbook(game, FoxGeeseSearcher(), TEXTBOOK_KERNELS)
 
 
 class FoxGeeseSearcher(Searcher[rules.Position, rules.Move]):
@@ -303,4 +347,6 @@ def warmup() -> None:
         kernels.legal_moves(position)
         kernels.play(position, rules.legal_moves(position)[0])
         for _ in think(position, Limit(depth=3)):
+            pass
+        for _ in make_textbook(rules.FoxGeese()).think(position, Limit(depth=2)):
             pass

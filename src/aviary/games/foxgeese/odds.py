@@ -3,7 +3,7 @@
 Most of the solved endings (`endgame.py`) are draws with best play, and there the
 tables leave the fox several moves that all keep the draw. Against a perfect
 defender they are alike; against a fallible one they are not. The defender
-modelled here is the textbook depth-2 player (`baseline.py`, the course project's
+modelled here is the depth-2 player (`depth2.py`, `aviary:depth2`, the course project's
 player and the way most course programs play): its best-scored replies, ties
 broken at random, include a losing one in 3,676 of the 6.6 M five-geese positions
 and in 77,504 of the 1.1 M four-geese ones. A fox that knows where they are can
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 DISCOUNT = 0.98  # per fox move
 ROUNDS = 300  # value-iteration steps: DISCOUNT ** 300 ~ 0.002, beyond what the play needs
 SCALE = 32767  # odds are stored as int16, 0..SCALE
-_SOURCES = ("aviary.games.foxgeese.odds_kernels", "aviary.games.foxgeese.baseline",
+_SOURCES = ("aviary.games.foxgeese.odds_kernels", "aviary.games.foxgeese.depth2",
             "aviary.games.foxgeese.kernels", "aviary.games.foxgeese.endgame_kernels",
             "aviary.games.foxgeese.shapes", "aviary.games.foxgeese.rules",
             "aviary.search.retrograde")

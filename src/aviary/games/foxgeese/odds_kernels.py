@@ -3,7 +3,7 @@ one step of value iteration (`odds.py` says what they are for).
 
 Over the solved endings' numbering (`endgame_kernels.py`): for every geese-to-move
 position of a table, the depth-2 defender's best-scored replies, ties included,
-computed by the baseline's own compiled scoring (`baseline.root_values`); for every
+computed by the depth-2 player's own compiled scoring (`depth2.root_values`); for every
 fox-to-move position, where each fox move leads. `Model` holds both; its `iterate`
 runs the value iteration.
 """
@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numba import njit
 
-from aviary.games.foxgeese import baseline, endgame, endgame_kernels, kernels, shapes
+from aviary.games.foxgeese import depth2, endgame, endgame_kernels, kernels, shapes
 
 # replies[i, j]: TRAPPED the reply traps the fox; UNUSED past the ties; STUCK no geese move
 TRAPPED, UNUSED, STUCK = -1, -2, -3
@@ -58,7 +58,7 @@ def defender_replies(table, count, indices, replies, tally, cells, step, over):
         if n == 0:
             replies[i, 0] = STUCK
             continue
-        baseline.root_values(state, moves, n, values, buffers)
+        depth2.root_values(state, moves, n, values, buffers)
         top = values[:n].max()
         not_lost = (table[index] & 3) - 1 != -1
         losing_reply = False

@@ -32,6 +32,7 @@ from numba import cfunc, njit
 from aviary.games.engine import Engine, Report, Searcher
 from aviary.games.ijk import kernels, quick, rules
 from aviary.games.ijk.kernels import DET_SLOT, MATE, N_SLOT, NOT_OVER, SIDE
+from aviary.games.textbook import Textbook
 from aviary.search import alphabeta, expectimax
 from aviary.search.clock import Limit
 
@@ -195,6 +196,20 @@ CHANCE_KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order, _terminal_
                   _chance)
 
 
+# The textbook opponent (`aviary:textbook`): the same kernels with the plain evaluation.
+@cfunc(alphabeta.EVALUATE, cache=True, nogil=True)
+def _plain_evaluate(state):
+    return kernels.plain_evaluate(state)
+
+
+TEXTBOOK_KERNELS = (_generate, _make, _unmake, _plain_evaluate, _terminal, _chance)
+
+
+def make_textbook(game: rules.IJK) -> Textbook[rules.Position, rules.Move]:
+    """The textbook opponent for `game` (`aviary.games.textbook`)."""
+    return Textbook(game, IJKSearcher(game), TEXTBOOK_KERNELS)
+
+
 def _weighted(weights: Weights) -> Any:
     """A compiled evaluation kernel for other weights (not cached on disk: for tuning runs)."""
     frozen = tuple(int(weight) for weight in weights)
@@ -277,4 +292,6 @@ def warmup() -> None:
     for mode in ("det", "nondet"):
         game = rules.IJK(mode=mode)
         for _ in think(game, game.start(), Limit(depth=2)):
+            pass
+        for _ in make_textbook(game).think(game.start(), Limit(depth=2)):
             pass

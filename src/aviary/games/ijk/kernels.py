@@ -5,7 +5,8 @@ The array holds a header and a stack of frames, one per ply of the search path:
 `unmake` is a single decrement (a 6x6 board of 23-valued cells does not fit one
 undo word). Kernels follow the contract of `aviary.search.alphabeta` (generate,
 make, unmake, key, terminal) and `aviary.search.expectimax` (chance); the
-evaluation lives in `engine.py`. `tests/ijk` checks them against `rules.py`.
+engine's evaluation lives in `engine.py`, the textbook one (`plain_evaluate`) here.
+`tests/ijk` checks them against `rules.py`.
 
 Header: N (4 or 6), VARIANT (0 course, 1 handout), DET (1 deterministic), FRAME
 (index of the current frame). Frame: N*N cells, then side, pending, last, key.
@@ -308,6 +309,28 @@ def terminal(state):
 @njit(cache=True, nogil=True)
 def order(state, move):
     return 0
+
+
+@njit(cache=True, nogil=True)
+def plain_evaluate(state):
+    """The course write-ups' evaluation: empty cells plus the letter-weighted difference
+    (A = 1 ... K = 11, the side to move's letters minus the opponent's).
+
+    In negamax form (the textbook opponent, `aviary.search.textbook`) the empty cells
+    count for the side to move; the course's minimax counted them for the player
+    it searched for at every leaf, which a score for the side to move cannot say
+    (the two agree at the leaves where that player is to move).
+    """
+    base = frame(state)
+    n = state[N_SLOT]
+    empty = 0
+    letters = 0
+    for cell in range(n * n):
+        value = state[base + cell]
+        if value == 0:
+            empty += 1
+        letters += value
+    return empty + state[base + SIDE] * letters
 
 
 # --- for tests and benchmarks ---------------------------------------------------------

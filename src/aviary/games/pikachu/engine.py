@@ -26,7 +26,8 @@ from aviary.games.base import TableUse
 from aviary.games.engine import Engine, Report, Searcher
 from aviary.games.pikachu import endgame, kernels, quick, rules
 from aviary.games.pikachu.kernels import BOARD, N_SLOT, SIDE_SLOT
-from aviary.search import alphabeta
+from aviary.games.textbook import Textbook
+from aviary.search import alphabeta, textbook
 from aviary.search.alphabeta import Workspace
 from aviary.search.clock import Limit
 
@@ -117,6 +118,20 @@ def _terminal(state):
 KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order, _terminal)
 
 
+# The textbook opponent (`aviary:textbook`): the same kernels with the plain evaluation.
+@cfunc(alphabeta.EVALUATE, cache=True, nogil=True)
+def _plain_evaluate(state):
+    return kernels.plain_evaluate(state)
+
+
+TEXTBOOK_KERNELS = (_generate, _make, _unmake, _plain_evaluate, _terminal, textbook.no_chance)
+
+
+def make_textbook(game: rules.Pikachu) -> Textbook[rules.Position, rules.Move]:
+    """The textbook opponent for `game` (`aviary.games.textbook`)."""
+    return Textbook(game, PikachuSearcher(), TEXTBOOK_KERNELS, quick.best_move)
+
+
 class PikachuSearcher(Searcher[rules.Position, rules.Move]):
     """Pikachu positions as kernel arrays; boards beyond `kernels.MAX_N` are not searched."""
 
@@ -183,6 +198,8 @@ def warmup() -> None:
     kernels.legal_moves(position)
     kernels.board_from_state(kernels.state_from_position(position))
     for _ in think(position, Limit(depth=3)):
+        pass
+    for _ in make_textbook(rules.Pikachu(n=8)).think(position, Limit(depth=2)):
         pass
     state = kernels.state_from_position(position)
     np.testing.assert_equal(kernels.full_key(state), state[kernels.KEY_SLOT])

@@ -337,3 +337,28 @@ def legal_moves(position: rules.Position) -> list[rules.Move]:
     out = np.zeros(move_buffer_size(position.n), dtype=np.int64)
     count = generate(state, out, False)
     return [decode(int(move)) for move in out[:count]]
+
+
+@njit(cache=True, nogil=True)
+def plain_evaluate(state):
+    """The course write-ups' evaluation, doubled to stay in integers, for the side to move.
+
+    5 per Pichu, 10 more for each in the opponent's half, 25 per Pikachu, 0.5 per
+    legal move, each counted for the side to move minus the opponent (the textbook
+    opponent's evaluation, `aviary.search.textbook`).
+    """
+    n = state[N_SLOT]
+    me = state[SIDE_SLOT]
+    score = 0
+    for square in range(n * n):
+        piece = state[BOARD + square]
+        if piece == 0:
+            continue
+        sign = 1 if piece * me > 0 else -1
+        if piece == 2 or piece == -2:
+            score += 50 * sign
+        else:
+            row = square // n
+            in_opponent_half = 2 * row > n - 1 if piece > 0 else 2 * row < n - 1
+            score += (30 if in_opponent_half else 10) * sign
+    return score + count_moves(state, me) - count_moves(state, -me)

@@ -1,7 +1,10 @@
-"""The textbook Fox, Geese and Elephants player: the yardstick the engine is measured against.
+"""Fox-Geese's depth-2 player (`aviary:depth2`): the original course project's move-table player.
 
 What the original course project did: a depth-2 minimax over a table that scores
-each move for the side making it, ties broken at random.
+each move for the side making it, ties broken at random. It is kept under its own
+name because the classic fox's odds (`odds.py`) model exactly this defender, its
+tie-breaking included; the yardstick for strength is the textbook opponent
+(`aviary:textbook`, `aviary.search.textbook`), which uses its clock.
 
     foxes: captured elephant 500, captured goose 250,
            can capture an elephant 300, can capture a goose 200;
@@ -150,7 +153,7 @@ def root_values(state, moves, count, values, buffers):
 
 def best_move(position: rules.Position, *, time: float | None = None,
               depth: int | None = None) -> rules.Move:
-    """The textbook move (depth 2 whatever `time` and `depth` say: it is the yardstick).
+    """The depth-2 move (depth 2 whatever `time` and `depth` say: the odds model this player).
 
     Ties are broken by a generator seeded from the position, so a game replays alike.
     Raises NoMoveError when the side to move has no legal move.
@@ -172,11 +175,11 @@ def best_move(position: rules.Position, *, time: float | None = None,
 
 
 def make_engine(game: rules.FoxGeese) -> MovePlayer[rules.Position, rules.Move]:
-    """The baseline as a registered player (`aviary:baseline` in the arena)."""
+    """The depth-2 player as a registered player (`aviary:depth2` in the arena)."""
     return MovePlayer(game, best_move, warmup)
 
 
 def warmup() -> None:
-    """Compile (or load from cache) the baseline's kernels."""
+    """Compile (or load from cache) the depth-2 player's kernels."""
     for variant in rules.VARIANTS:
         best_move(rules.start_position(variant, shrink=True))

@@ -1,31 +1,33 @@
-"""How the textbook geese defend the solved endings, and how a fox that knows them wins.
+"""How the depth-2 player's geese defend the solved endings, and how a fox that knows them
+wins.
 
-Plays the engine as the fox against the baseline's geese in the classic game
-(no shrinking board), the strength benchmark's openings, and at every geese move
-the solved endings cover (one fox against four or five geese) sorts the geese's
-replies by what the tables say of them and by what a depth-2 player can see:
+Plays the engine as the fox against the geese of the course project's depth-2 player
+(`aviary:depth2`) in the classic game (no shrinking board), from seeded openings,
+and at every geese move the solved endings cover (one fox against four or five
+geese) sorts the geese's replies by what the tables say of them and by what a
+depth-2 player can see:
 
 - losing: the tables give the fox a forced win after the reply;
 - visible: after the reply the fox can jump at once, or step to where it can
-  jump (the baseline scores both, "can capture a goose", so it sees them);
+  jump (the depth-2 player scores both, "can capture a goose", so it sees them);
 - a safe reply draws by the tables and leaves the fox no such jump.
 
-It then counts the baseline's choices that lose, against what a uniformly random
+It then counts the depth-2 player's choices that lose, against what a uniformly random
 choice among the same replies would lose (the yardstick in the same run). The
 engine's fox plays the drawn endings by its odds against a depth-2 defender
 (`aviary.games.foxgeese.odds`) when they are built (`aviary warmup --deep`), else
 by the share of losing replies; `--no-odds` forces the latter.
 
-    python benchmarks/foxgeese_baseline_endings.py --games 6 --time 0.1
+    python benchmarks/foxgeese_depth2_endings.py --games 6 --time 0.1
 
 `--exhaustive` asks of every position instead of the ones the games reach: for
-each geese-to-move position of the solved endings it runs the baseline's own
-depth-2 scoring (the compiled `baseline.root_values`), checks every reply tied
+each geese-to-move position of the solved endings it runs the depth-2 player's
+own scoring (the compiled `depth2.root_values`), checks every reply tied
 for its best score against the tables, and then computes by value iteration the
-chance that the best fox (one that knows the baseline's scoring and its random
-tie-break) wins against the baseline within 50, 100, 200... plies.
+chance that the best fox (one that knows the depth-2 player's scoring and its random
+tie-break) wins against the depth-2 player within 50, 100, 200... plies.
 
-    python benchmarks/foxgeese_baseline_endings.py --exhaustive --horizon 200
+    python benchmarks/foxgeese_depth2_endings.py --exhaustive --horizon 200
 """
 
 from __future__ import annotations
@@ -39,10 +41,10 @@ from pathlib import Path
 import numpy as np
 
 from aviary.games.base import WIN
-from aviary.games.foxgeese import baseline, endgame, engine, odds, odds_kernels, rules
+from aviary.games.foxgeese import depth2, endgame, engine, odds, odds_kernels, rules
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from foxgeese_strength import opening  # noqa: E402  (the same openings as the bar)
+from foxgeese_trace import opening  # noqa: E402  (the same seeded openings)
 
 
 def fox_sees_a_jump(position: rules.Position) -> bool:
@@ -59,7 +61,7 @@ def fox_sees_a_jump(position: rules.Position) -> bool:
 
 
 def audit(position: rules.Position, chosen: rules.Move, tally: Counter[str]) -> None:
-    """Sort the geese's replies in `position` and record the baseline's choice."""
+    """Sort the geese's replies in `position` and record the depth-2 player's choice."""
     geese = position.board.count(rules.GOOSE)
     replies = rules.legal_moves(position)
     losing = invisible = safe = 0
@@ -83,19 +85,19 @@ def audit(position: rules.Position, chosen: rules.Move, tally: Counter[str]) -> 
     tally[f"{geese} with a losing reply"] += losing > 0
     tally[f"{geese} with an invisible losing reply"] += invisible > 0
     tally[f"{geese} with a safe reply"] += safe > 0
-    tally[f"{geese} baseline chose a losing reply"] += chosen_loses
+    tally[f"{geese} depth2 chose a losing reply"] += chosen_loses
     tally[f"{geese} random expected losing (x1000)"] += round(1000 * losing / len(replies))
 
 
 def exhaustive(horizon: int) -> None:
-    """`--exhaustive`: the baseline's best replies in every geese-to-move position and
+    """`--exhaustive`: the depth-2 player's best replies in every geese-to-move position and
     the best fox's chance against them within 50, 100, ... `horizon` plies."""
     model = odds_kernels.Model()
     for count in model.counts:
         positions, with_losing, may_err, tied, tied_losing = (
             int(t) for t in model.tallies[count])
         print(f"fox v {count} geese, geese to move, {positions:,} positions not already "
-              f"lost: a losing reply in {with_losing:,}; the baseline's best replies (ties "
+              f"lost: a losing reply in {with_losing:,}; the depth-2 player's best replies (ties "
               f"included, {tied:,} in all) lose in {may_err:,} positions ({tied_losing:,} "
               "replies)", flush=True)
     reports = {h for h in (50, 100, 200, 400, horizon) if h <= horizon}
@@ -121,7 +123,7 @@ def report_chances(count: int, chances: np.ndarray, plies: int) -> None:
     drawn = fox_chance[result == 0]
     print(f"fox v {count} geese, fox to move, within {plies} plies: from the "
           f"{len(drawn):,} positions drawn with best play, the best fox wins against the "
-          f"baseline with chance {drawn.mean():.3f} on average (median "
+          f"depth-2 player with chance {drawn.mean():.3f} on average (median "
           f"{np.median(drawn):.3f}; >= 0.5 in {(drawn >= 0.5).mean():.1%}, >= 0.9 in "
           f"{(drawn >= 0.9).mean():.1%})", flush=True)
 
@@ -142,7 +144,7 @@ def main() -> int:
         exhaustive(args.horizon)
         return 0
     engine.warmup()
-    baseline.warmup()
+    depth2.warmup()
     endgame.warmup()
     if args.no_odds:
         odds.disable()
@@ -159,7 +161,7 @@ def main() -> int:
             if position.player == "f":
                 move = engine.best_move(position, time=args.time, history=history)
             else:
-                move = baseline.best_move(position, time=args.time)
+                move = depth2.best_move(position, time=args.time)
                 if endgame.covers(position):
                     audit(position, move, tally)
             history.append(position)
@@ -169,18 +171,18 @@ def main() -> int:
         results[{"f": "fox", "g": "geese", None: "draw"}[ended[0]]] += 1
         print(f"game {game + 1}: {ended[0] or 'draw'} ({ended[1]}, {position.ply} plies)",
               flush=True)
-    print(f"engine fox vs baseline geese, classic, {args.time} s/move, {args.games} games: "
+    print(f"engine fox vs depth2 geese, classic, {args.time} s/move, {args.games} games: "
           + ", ".join(f"{name} {count}" for name, count in sorted(results.items())))
     for geese in (5, 4):
         positions = tally[f"{geese} positions"]
         if not positions:
             continue
-        chose = tally[f"{geese} baseline chose a losing reply"]
+        chose = tally[f"{geese} depth2 chose a losing reply"]
         expected = tally[f"{geese} random expected losing (x1000)"] / 1000
         print(f"{geese} geese to move, {positions} positions: a losing reply in "
               f"{tally[f'{geese} with a losing reply']}, one invisible at depth 2 in "
               f"{tally[f'{geese} with an invisible losing reply']}, a safe drawing reply in "
-              f"{tally[f'{geese} with a safe reply']}; the baseline chose a losing reply "
+              f"{tally[f'{geese} with a safe reply']}; depth2 chose a losing reply "
               f"{chose} times, a random choice would have {expected:.1f} times "
               f"(ratio {chose / expected if expected else 0:.2f})")
     print(f"load average {os.getloadavg()[0]:.1f}")
