@@ -256,7 +256,6 @@ class Engine(Generic[State, Move]):
         stop: np.ndarray | None = None,
         history: Sequence[State] = (),
         tables: TableUse | None = None,
-        nodes: int | None = None,
     ) -> Move:
         """The move within `time` seconds, to `depth` plies and/or `nodes` nodes (none: 1 s).
 
