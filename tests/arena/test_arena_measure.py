@@ -97,7 +97,9 @@ def test_games_carry_the_load_and_the_fingerprint_of_the_code_that_played(match)
         rows = connection.execute("SELECT load_start, load_end, code FROM games").fetchall()
     assert len(rows) == 6
     assert all(start is not None and end is not None for start, end, _ in rows)
-    assert {code for *_, code in rows} == {provenance.code_fingerprint("pikachu")}
+    # a program plays, so the course runner's code is part of the fingerprint
+    assert {code for *_, code in rows} == {provenance.code_fingerprint("pikachu", True)}
+    assert provenance.code_fingerprint("pikachu", True) != provenance.code_fingerprint("pikachu")
 
 
 def test_the_export_is_the_figures_record(match):
@@ -110,7 +112,7 @@ def test_the_export_is_the_figures_record(match):
     assert "load" in sitting and "commit" in sitting
     assert len(exported.games) == 6
     game = exported.games[0]
-    assert game["code"] == provenance.code_fingerprint("pikachu")
+    assert game["code"] == provenance.code_fingerprint("pikachu", True)
     assert len(game["moves"]) == game["plies"]  # Pikachu has no chance moves
     assert all(len(move) == 8 for move in game["moves"])  # ply, mover, times, note, state
 
@@ -121,6 +123,8 @@ def test_the_page_says_current_for_todays_code_and_stale_once_it_changed(match, 
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     lines[0]["config"]["players"] = lines[0]["config"]["players"][:2]
     two = [lines[0]] + [g for g in lines[1:] if {g["first"], g["second"]} == {"fast", "budget"}]
+    for game in two[1:]:  # two engines, no program: the fingerprint leaves the runner out
+        game["code"] = provenance.code_fingerprint("pikachu")
     current = tmp_path / "current.jsonl"
     current.write_text("\n".join(json.dumps(line) for line in two) + "\n")
     page = benchmarks_page([read_export(current)])

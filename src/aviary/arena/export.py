@@ -137,7 +137,7 @@ def _status(match: Match) -> str:
     config = match.config
     codes = {game.get("code") for game in match.games}
     try:
-        now = provenance.code_fingerprint(config.game)
+        now = provenance.code_fingerprint(config.game, config.has_programs)
     except Exception:  # a game no longer registered
         return "stale: the game is gone"
     if codes == {now}:

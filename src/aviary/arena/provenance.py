@@ -4,10 +4,11 @@ A strength figure is only worth what its record says about it, so every stored g
 carries the fingerprint of the code that played it, and every export carries the
 commit, the machine (processor, cores, Python) and the load. The fingerprint is a
 digest of the source files that decide how a game is played: the search core, the
-game protocol, the game's own folder, the course runner and warm server (external
-`aviary` players run them) and the arena's move loop. It is computed from the
-installed package, so a figure can be checked against the code of today's checkout
-(`current_fingerprint`): equal means the code it measured is still the code here.
+game protocol and generic engines (`games/*.py`), the game's own folder and the
+arena's move loop; with a program among the players (an `aviary` course command,
+say) also the course runner and the warm server. It is computed from the installed
+package, so a figure can be checked against the code of today's checkout: equal means
+the code it measured is still the code here.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from aviary.games import registry
 
 _PACKAGE = Path(aviary.__file__).resolve().parent
 # Besides the game's own folder: what every game's play goes through.
-_SHARED = ("search", "games/*.py", "course.py", "warm.py", "cache.py", "errors.py",
-           "arena/referee.py", "arena/players.py", "arena/games.py", "openspiel")
+_SHARED = ("search", "games/*.py", "cache.py", "arena/referee.py", "arena/games.py")
+_PROGRAMS = ("course.py", "warm.py", "arena/players.py", "arena/sandbox.py")
 
 
 def _game_folder(game: str) -> str:
@@ -37,11 +38,12 @@ def _game_folder(game: str) -> str:
 
 
 @cache
-def code_fingerprint(game: str) -> str:
-    """16 hex digits over every source file that decides how `game` is played."""
+def code_fingerprint(game: str, programs: bool = False) -> str:
+    """16 hex digits over every source file that decides how `game` is played (`programs`:
+    with a program among the players, which the course runner and the sandbox serve)."""
     digest = hashlib.sha256()
     files: set[Path] = set()
-    for pattern in (*_SHARED, _game_folder(game)):
+    for pattern in (*_SHARED, *(_PROGRAMS if programs else ()), _game_folder(game)):
         found = _PACKAGE.glob(pattern)
         for path in found:
             files.update(path.rglob("*.py") if path.is_dir() else [path])

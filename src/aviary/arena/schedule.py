@@ -41,6 +41,11 @@ class Config:
     sprt: tuple[float, float, float, float] | None = None  # elo0, elo1, alpha, beta
     title: str = ""  # what the tournament measures, in words (shown on the benchmarks page)
 
+    @property
+    def has_programs(self) -> bool:
+        """Whether a player is a program run per move (not an in-process engine)."""
+        return any(not player.in_process for player in self.players)
+
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
 
