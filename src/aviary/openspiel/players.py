@@ -53,7 +53,7 @@ class OpenSpielPlayer:
         unknown = sorted(set(settings) - set(self.settings_known))
         if unknown:
             known = ", ".join(f"{key}=" for key in self.settings_known)
-            raise UsageError(f"aviary:{self.name} takes {known} not {unknown[0]}=")
+            raise UsageError(f"aviary:{self.name} takes {known}, not {unknown[0]}=")
         self.game, self.settings = game, dict(settings)
         self.spiel: AviaryGame = load(game)
         self.time = self._seconds("time")
