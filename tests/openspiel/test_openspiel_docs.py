@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install 'aviary[openspiel]')")
+pytest.importorskip("pyspiel", reason="OpenSpiel is not installed "
+                                      "(pip install 'aviary[openspiel]')")
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "openspiel.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", PAGE.read_text(), re.DOTALL)
