@@ -98,6 +98,14 @@ def test_mcts_with_a_time_setting_stops_at_its_clock():
     assert 0 < player.bot.simulations < 10 ** 9
 
 
+def test_mcts_out_of_time_before_a_move_was_searched_answers_a_random_legal_move():
+    game = make_game("pikachu", {})
+    player = registry.player("mcts", game, {"time": "0.0001", "seed": "3"})
+    move = player.best_move(game.start())
+    assert move in game.legal_moves(game.start())
+    assert player.bot.fallback and player.bot.simulations == 1
+
+
 def test_alpha_beta_deepens_to_the_clock_and_finds_a_win_in_one():
     game = make_game("betsy", {})
     # white's Robin on a1 takes the black Kingfisher on a8 up the open file

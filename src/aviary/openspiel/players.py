@@ -6,7 +6,8 @@ Opponents nobody here wrote, searching through the adapter (`aviary.openspiel.ga
   Settings: `time=` seconds a move (it stops starting simulations when the clock
   would run out before the next one ends), or `sims=` simulations a move instead;
   `uct=` the exploration constant (2, as OpenSpiel's examples), `rollouts=` random
-  games per leaf (1), `seed=`.
+  games per leaf (1), `seed=`. With too little time for two simulations it answers
+  a random move (see `ClockedMCTSBot`).
 - `aviary:openspiel-ab`: OpenSpiel's `alpha_beta_search`, for games without chance
   (it is written for deterministic games). `depth=N` searches N plies; otherwise
   it deepens one ply at a time until the move's clock (`time=`, else the caller's
@@ -98,19 +99,32 @@ class OpenSpielPlayer:
 
 
 class ClockedMCTSBot(mcts.MCTSBot):
-    """OpenSpiel's MCTSBot, unchanged, but for a deadline: no simulation starts when the
-    longest one so far would end after it (the search keeps its tree and answers)."""
+    """OpenSpiel's MCTSBot, unchanged, but for a deadline.
+
+    After the first, no simulation starts when the longest one so far would end
+    after the deadline. OpenSpiel's MCTS evaluates the root before it expands it, so
+    a move is searched from the second simulation on: out of time before that, it
+    answers a random move (`fallback` says so).
+    """
 
     deadline: float | None = None
+    simulations = 0
+    fallback = False
 
     def mcts_search(self, state: pyspiel.State) -> Any:
         self._root: Any = None
         self._started: float | None = None
         self._longest = 0.0
+        self.fallback = False
         try:
             root = super().mcts_search(state)
         except TimeUp:
             root = self._root
+        if not root.children:  # no time for a second simulation: a random move
+            self.fallback = True
+            root.children = [mcts.SearchNode(action, state.current_player(), prior)
+                             for action, prior in self.evaluator.prior(state)]
+            self._random_state.shuffle(root.children)
         self.simulations = root.explore_count
         return root
 
