@@ -96,6 +96,8 @@ def test_mcts_with_a_time_setting_stops_at_its_clock():
     assert line in game.answers(game.start())
     assert used < 0.3 + 1.0  # generous: the machine may be busy; 30 s would be far past it
     assert 0 < player.bot.simulations < 10 ** 9
+    assert player.note in (f"{player.bot.simulations} simulations",
+                           "fallback: a random move, no simulation reached a move in time")
 
 
 def test_mcts_out_of_time_before_a_move_was_searched_answers_a_random_legal_move():
@@ -104,6 +106,7 @@ def test_mcts_out_of_time_before_a_move_was_searched_answers_a_random_legal_move
     move = player.best_move(game.start())
     assert move in game.legal_moves(game.start())
     assert player.bot.fallback and player.bot.simulations == 1
+    assert player.note.startswith("fallback")
 
 
 def test_alpha_beta_deepens_to_the_clock_and_finds_a_win_in_one():

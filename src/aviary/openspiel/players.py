@@ -49,6 +49,7 @@ class OpenSpielPlayer:
 
     name = ""
     settings_known: tuple[str, ...] = ()
+    note = ""  # one line about the last move (`fallback: ...` when it was not searched)
 
     def __init__(self, game: Game[Any, Any], settings: Mapping[str, str]) -> None:
         unknown = sorted(set(settings) - set(self.settings_known))
@@ -170,6 +171,8 @@ class MCTSPlayer(OpenSpielPlayer):
         self.bot.deadline = (None if self.sims is not None
                              else clock.monotonic() + budget(self.move_time(time)))
         action = self.bot.step(position)
+        self.note = ("fallback: a random move, no simulation reached a move in time"
+                     if self.bot.fallback else f"{self.bot.simulations} simulations")
         return self.game.move_for_action(state, action)
 
 
@@ -196,6 +199,7 @@ class AlphaBetaPlayer(OpenSpielPlayer):
         if fixed is not None and self.time is None:
             _, chosen, _ = self.search(position, fixed, None)
             self.reached = fixed
+            self.note = f"depth {fixed}"
             return self.game.move_for_action(state, chosen)
         deadline = clock.monotonic() + budget(self.move_time(time))
         action: int | None = None
@@ -209,6 +213,7 @@ class AlphaBetaPlayer(OpenSpielPlayer):
             if abs(value) == 1 or not cut:  # a proven result, or the whole tree seen
                 break
         assert action is not None
+        self.note = f"depth {self.reached}"
         return self.game.move_for_action(state, action)
 
     def search(self, position: AviaryState, plies: int,
