@@ -236,16 +236,18 @@ def main(argv: list[str]) -> int:
         except ValueError as error:
             raise UsageError(f"--board: {error}") from None
     engine_name = args.engine or spec.main_engine
-    everyones, _, query = engine_name.partition("?")  # a player for every game: mcts?time=2
-    if everyones not in registry.PLAYERS and engine_name not in spec.engines:
+    generic, _, query = engine_name.partition("?")  # a player for every game: mcts?time=2
+    if generic in registry.PLAYERS:  # built first: a wrong setting is refused before play
+        engine = registry.player(generic, game, dict(parse_qsl(query, keep_blank_values=True)))
+    elif engine_name in spec.engines:
+        engine = spec.engine(engine_name, game)
+    else:
         raise UsageError(f"unknown engine {engine_name!r} for {game.name}; "
                          f"known: {', '.join([*spec.engines, *registry.PLAYERS])}")
     humans = {"first": {0}, "second": {1}, "both": {0, 1}, "none": set()}[args.human]
     console = Console(highlight=False)
     console.print(f"{game.title} {', '.join(f'{k}={v}' for k, v in game.settings.items())}"
                   f" - you play {args.human}; {HELP}", highlight=False)
-    engine = (registry.player(everyones, game, dict(parse_qsl(query, keep_blank_values=True)))
-              if everyones in registry.PLAYERS else spec.engine(engine_name, game))
     session = Session(game, engine, humans, args.time, start, args.seed, console)
     return session.run(args.max_plies)
 

@@ -155,5 +155,5 @@ def test_an_arena_match_and_a_watched_game_run_with_openspiels_players(tmp_path)
     bad = subprocess.run(
         [str(BIN / "aviary"), "play", "ijk", "--option", "mode=nondet", "--human", "none",
          "--engine", "openspiel-ab"], capture_output=True, text=True, timeout=120, env=env)
-    assert bad.returncode == 2 and "has chance nodes" in bad.stderr
+    assert bad.returncode == 2 and "has chance nodes" in bad.stderr and not bad.stdout
     assert "Traceback" not in bad.stderr
