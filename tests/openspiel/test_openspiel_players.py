@@ -157,3 +157,18 @@ def test_an_arena_match_and_a_watched_game_run_with_openspiels_players(tmp_path)
          "--engine", "openspiel-ab"], capture_output=True, text=True, timeout=120, env=env)
     assert bad.returncode == 2 and "has chance nodes" in bad.stderr and not bad.stdout
     assert "Traceback" not in bad.stderr
+
+
+def test_without_openspiel_the_players_are_refused_in_one_line(tmp_path):
+    """As on a machine without the extra: the import of pyspiel fails."""
+    script = ("import sys; sys.modules['pyspiel'] = None\n"
+              "from aviary.cli import main\n"
+              "sys.exit(main(sys.argv[1:]))\n")
+    run = subprocess.run(
+        [sys.executable, "-c", script, "arena", "run", "--game", "betsy", "--games", "2",
+         "--db", str(tmp_path / "none.sqlite"), "aviary:mcts?time=1", "aviary:random"],
+        capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert "aviary:mcts is not available" in run.stderr
+    assert "pip install 'aviary[openspiel]'" in run.stderr and "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
