@@ -15,6 +15,7 @@ import argparse
 import random
 import sys
 from typing import Any
+from urllib.parse import parse_qsl
 
 from rich.console import Console
 from rich.table import Table
@@ -43,7 +44,8 @@ def _parser() -> ArgumentParser:
                              "(watch the engine play itself)")
     parser.add_argument("--time", type=float, default=1.0,
                         help="engine seconds per move (default 1)")
-    parser.add_argument("--engine", help="which registered engine plays (default: the main one)")
+    parser.add_argument("--engine", help="which registered engine plays (default: the main "
+                        "one), or a player for every game: mcts?time=2, openspiel-ab?depth=3")
     parser.add_argument("--board", help="start from this course board text instead")
     parser.add_argument("--player", help="who moves first from --board (the course's label)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the chance events (0)")
@@ -234,14 +236,18 @@ def main(argv: list[str]) -> int:
         except ValueError as error:
             raise UsageError(f"--board: {error}") from None
     engine_name = args.engine or spec.main_engine
-    if engine_name not in spec.engines:
+    generic, _, query = engine_name.partition("?")  # a player for every game: mcts?time=2
+    if generic in registry.PLAYERS:  # built first: a wrong setting is refused before play
+        engine = registry.player(generic, game, dict(parse_qsl(query, keep_blank_values=True)))
+    elif engine_name in spec.engines:
+        engine = spec.engine(engine_name, game)
+    else:
         raise UsageError(f"unknown engine {engine_name!r} for {game.name}; "
-                         f"known: {', '.join(spec.engines)}")
+                         f"known: {', '.join([*spec.engines, *registry.PLAYERS])}")
     humans = {"first": {0}, "second": {1}, "both": {0, 1}, "none": set()}[args.human]
     console = Console(highlight=False)
     console.print(f"{game.title} {', '.join(f'{k}={v}' for k, v in game.settings.items())}"
                   f" - you play {args.human}; {HELP}", highlight=False)
-    engine = spec.engine(engine_name, game)
     session = Session(game, engine, humans, args.time, start, args.seed, console)
     return session.run(args.max_plies)
 

@@ -185,6 +185,46 @@ def test_chance_nodes_list_outcomes_whose_probabilities_sum_to_one(game):
         assert all(not game.chance_outcomes(s) for s in playout(game, rng, 30))
 
 
+def test_every_move_has_a_stable_action_id_below_the_count(game):
+    rng = random.Random(9)
+    named: dict[tuple[bool, int], str] = {}  # (chance?, id) -> the move's notation
+    decisions = chances = 0
+    for _ in range(3):
+        for state in playout(game, rng, 120):
+            if game.outcome(state) is not None:
+                continue
+            chance = game.is_chance(state)
+            limit = game.chance_count() if chance else game.action_count()
+            moves = game.legal_moves(state)
+            ids = [game.action(move) for move in moves]
+            assert len(set(ids)) == len(ids), "two legal moves share an action id"
+            for move, action in zip(moves, ids, strict=True):
+                assert 0 <= action < limit
+                assert game.move_for_action(state, action) == move
+                text = game.move_text(state, move)
+                assert named.setdefault((chance, action), text) == text, (
+                    f"action {action} is {named[(chance, action)]} in one position, "
+                    f"{text} in another")
+            with pytest.raises(IllegalMove):
+                game.move_for_action(state, limit)
+            chances += chance
+            decisions += not chance
+    assert decisions and (chances > 0) == (game.chance_count() > 0)
+
+
+def test_board_texts_use_only_the_declared_symbols_and_games_keep_their_bound(game):
+    rng = random.Random(10)
+    bound = game.max_plies()
+    assert bound is None or bound > 0
+    assert len(set(game.symbols)) == len(game.symbols) > 1
+    for _ in range(3):
+        states = playout(game, rng, 5000)
+        for state in states[::7]:
+            assert set(game.format(state)) <= set(game.symbols)
+        moves = sum(not game.is_chance(state) for state in states[:-1])
+        assert bound is None or moves <= bound
+
+
 @pytest.mark.parametrize("spec", SPECS, ids=[spec.name for spec in SPECS])
 def test_every_engine_answers_a_legal_move(spec):
     game = spec.make()

@@ -33,6 +33,7 @@ from urllib.parse import parse_qsl
 from aviary.arena.games import Engine, Game, State, engine_names, make_engine
 from aviary.arena.sandbox import Limits, RunResult, clean_environment, run_program
 from aviary.errors import UsageError
+from aviary.games import registry
 
 _NAME = re.compile(r"^([A-Za-z0-9_.+-]+)=(.+)$")
 _DETAIL = 300  # characters of offending output kept with a loss
@@ -179,7 +180,8 @@ class InProcessPlayer(Player):
         used, cpu = time.monotonic() - start, round(time.process_time() - cpu, 4)
         if used > seconds + self.grace:
             return Answer(None, used, "timeout", f"answered after {used:.2f}s", cpu=cpu)
-        return Answer(line, used, cpu=cpu)
+        note = truncate(str(getattr(self.engine, "note", "")), _NOTE)  # e.g. OpenSpiel's MCTS
+        return Answer(line, used, cpu=cpu, note=note)
 
 
 def random_engine(game: Game, params: dict[str, str]) -> Engine:
@@ -211,11 +213,14 @@ def build_engine(spec: str, game: Game) -> Engine:
         if unknown:
             raise UsageError(f"{spec!r}: aviary:random takes only seed=, not {sorted(unknown)}")
         return random_engine(game, params)
+    if name in registry.PLAYERS:  # players for every game (OpenSpiel's: aviary/openspiel)
+        return registry.player(name, game, params)
     engines = engine_names(game)
     if name == game.name:  # `aviary:GAME` is the game's main engine
         name = engines[0]
     if name not in engines:
-        known = ", ".join(f"aviary:{known}" for known in [game.name, *engines, "random"])
+        known = ", ".join(f"aviary:{known}"
+                          for known in [game.name, *engines, "random", *registry.PLAYERS])
         raise UsageError(f"unknown engine {spec!r} for {game.name}; known: {known}")
     unknown = set(params) - set(ENGINE_SETTINGS)
     if unknown:

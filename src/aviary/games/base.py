@@ -150,13 +150,14 @@ class Board:
 
 
 class Game(ABC, Generic[State, Move]):
-    """One game with its options fixed. Subclasses declare `name`, `labels`, `options`."""
+    """A game, options fixed. Subclasses declare `name`, `labels`, `options`, `symbols`."""
 
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
     labels: ClassVar[tuple[str, str]] = ("1", "2")
     options: ClassVar[tuple[Option, ...]] = ()
     course_usage: ClassVar[str] = "PLAYER BOARD SECONDS"
+    symbols: ClassVar[str] = ""  # every character a board text may hold (a learner's planes)
 
     def __init__(self, **settings: Any) -> None:
         known = {option.name: option for option in self.options}
@@ -216,6 +217,39 @@ class Game(ABC, Generic[State, Move]):
     @abstractmethod
     def move_text(self, state: State, move: Move) -> str:
         """`move` in the game's notation (what a person types in `aviary play`)."""
+
+    # --- numbered moves (OpenSpiel's actions, a learner's output layer) ----------------
+
+    @abstractmethod
+    def action_count(self) -> int:
+        """How many action ids the players' moves use: every `action` is below it."""
+
+    @abstractmethod
+    def action(self, move: Move) -> int:
+        """The stable id of `move`: the same move has the same id in every position.
+
+        Distinct legal moves of one position have distinct ids. Chance outcomes
+        are numbered on their own, below `chance_count()`.
+        """
+
+    def chance_count(self) -> int:
+        """How many action ids chance outcomes use; 0 for a game without chance."""
+        return 0
+
+    def move_for_action(self, state: State, action: int) -> Move:
+        """The legal move (or chance outcome) of `state` numbered `action`, else IllegalMove."""
+        for move in self.legal_moves(state):
+            if self.action(move) == action:
+                return move
+        raise IllegalMove(f"action {action} is not a legal move here")
+
+    def max_plies(self) -> int | None:
+        """The most moves a game can last by its rules, chance outcomes not counted.
+
+        None where the rules set no bound (a caller that needs one adds its own
+        limit, as the arena's `--max-plies` does).
+        """
+        return None
 
     # --- chance -------------------------------------------------------------------------
 

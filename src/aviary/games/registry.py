@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from aviary.errors import UsageError
 from aviary.games.base import Game, OptionError
 
 
@@ -149,6 +150,28 @@ GAMES: dict[str, GameSpec] = {
         ),
     )
 }
+
+
+# Players for every game, written for none of them (`aviary:NAME` in the arena, `--engine
+# NAME` in `aviary play`): `module:function`, each `function(game, settings)` -> a player
+# with `best_move(state, time=, depth=, history=)` that, called as `player(state, seconds,
+# history)`, returns the course's answer line (an arena engine). `settings` are the texts
+# of `aviary:NAME?key=value`.
+PLAYERS: dict[str, str] = {
+    "mcts": "aviary.openspiel.players:mcts_player",
+    "openspiel-ab": "aviary.openspiel.players:alpha_beta_player",
+}
+
+
+def player(name: str, game: Game[Any, Any], settings: Mapping[str, str]) -> Any:
+    """Game-independent player `name` for `game`; UsageError if its optional package is
+    missing or a setting is wrong."""
+    try:
+        make = load(PLAYERS[name])
+    except ImportError as error:
+        raise UsageError(f"aviary:{name} is not available ({error}): "
+                         f"pip install 'aviary[openspiel]'") from None
+    return make(game, settings)
 
 
 def load(target: str) -> Any:

@@ -229,6 +229,7 @@ class Betsy(Game[Position, Move]):
     title = "Betsy"
     labels = ("w", "b")
     course_usage = "PLAYER BOARD SECONDS [--kingfisher diagonal]"
+    symbols = EMPTY + PIECES
     options = (
         Option(
             "kingfisher", "orthogonal",
@@ -273,3 +274,9 @@ class Betsy(Game[Position, Move]):
     def answers(self, state: Position) -> dict[str, Move]:
         return successors(state)
 
+    def action_count(self) -> int:
+        return SIZE ** 4
+
+    def action(self, move: Move) -> int:
+        """From-square times 64 plus to-square (a promotion is always to a Quetzal)."""
+        return move.start * SIZE * SIZE + move.end

@@ -331,6 +331,7 @@ class FoxGeese(Game[Position, Move]):
         Option("shrink", False, "close an empty arm at a round's end when 8 or 4 animals remain"),
     )
     course_usage = "PLAYER BOARD SECONDS [--variant classic|elephants] [--shrink]"
+    symbols = HOLE + EMPTY + FOX + GOOSE + ELEPHANT
 
     @property
     def variant(self) -> str:
@@ -373,6 +374,16 @@ class FoxGeese(Game[Position, Move]):
 
     def board(self) -> Board:
         return Board(SIZE, SIZE, frozenset(CORNERS))
+
+    def action_count(self) -> int:
+        return CELLS * CELLS
+
+    def action(self, move: Move) -> int:
+        """From-point times 49 plus to-point (a jump's goose is the point between them)."""
+        return move.start * CELLS + move.end
+
+    def max_plies(self) -> int:
+        return MOVE_LIMIT
 
     def encode(self, state: Position) -> str:
         """`LABEL BOARD PLY`: the ply counter is part of the state (round ends, move limit)."""

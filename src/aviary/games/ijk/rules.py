@@ -264,6 +264,7 @@ class IJK(Game[Position, Move]):
                "nondet: to a random empty cell", choices=("det", "nondet")),
     )
     course_usage = "PLAYER BOARD MODE SECONDS [--variant course|handout]"
+    symbols = EMPTY + UPPER + LOWER
 
     @property
     def variant(self) -> str:
@@ -308,6 +309,24 @@ class IJK(Game[Position, Move]):
             return []
         cells = legal_moves(state, self.variant)
         return [(cell, 1 / len(cells)) for cell in cells]
+
+    def action_count(self) -> int:
+        return len(DIRECTIONS + SKIP) if self.variant == "handout" else len(DIRECTIONS)
+
+    def action(self, move: Move) -> int:
+        """U, D, L, R, S are 0-4; a chance outcome is the cell its tile lands on."""
+        return move if isinstance(move, int) else (DIRECTIONS + SKIP).index(move)
+
+    def chance_count(self) -> int:
+        return 0 if self.deterministic else SIZES[self.variant] ** 2
+
+    def max_plies(self) -> int | None:
+        """Course: every move adds a tile worth 1 to the sum of the tiles (A = 1, B = 2, ...
+        J = 512; a merge keeps the sum) while at most 35 tiles below K are on the board,
+        so a game has at most 35 * 512 moves. Handout: a Skip adds nothing, so no bound."""
+        if self.variant == "handout":
+            return None
+        return (SIZES[self.variant] ** 2 - 1) * 2 ** (len(UPPER) - 2)
 
     def move_text(self, state: Position, move: Move) -> str:
         if isinstance(move, int):

@@ -220,6 +220,7 @@ class Pikachu(Game[Position, Move]):
     labels = ("w", "b")
     options = (Option("n", 8, "board size n x n", minimum=MIN_N),)
     course_usage = "N PLAYER BOARD SECONDS"
+    symbols = EMPTY + PIECES
 
     @property
     def n(self) -> int:
@@ -256,6 +257,13 @@ class Pikachu(Game[Position, Move]):
 
     def answers(self, state: Position) -> dict[str, Move]:
         return successors(state)
+
+    def action_count(self) -> int:
+        return self.n ** 4
+
+    def action(self, move: Move) -> int:
+        """From-square times the n*n squares plus to-square (a capture is implied by them)."""
+        return move.start * self.n * self.n + move.end
 
     def kernels_reach(self, state: Position) -> bool:
         return state.n <= KERNEL_MAX_N

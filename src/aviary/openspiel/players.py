@@ -1,0 +1,242 @@
+"""OpenSpiel's own players for every aviary game: its MCTS and its generic alpha-beta.
+
+Opponents nobody here wrote, searching through the adapter (`aviary.openspiel.games`):
+
+- `aviary:mcts`: OpenSpiel's `MCTSBot` with random rollouts (`RandomRolloutEvaluator`).
+  Settings: `time=` seconds a move (it stops starting simulations when the clock
+  would run out before the next one ends), or `sims=` simulations a move instead;
+  `uct=` the exploration constant (2, as OpenSpiel's examples), `rollouts=` random
+  games per leaf (1), `seed=`. With too little time for two simulations it answers
+  a random move (see `ClockedMCTSBot`).
+- `aviary:openspiel-ab`: OpenSpiel's `alpha_beta_search`, for games without chance
+  (it is written for deterministic games). `depth=N` searches N plies; otherwise
+  it deepens one ply at a time until the move's clock (`time=`, else the caller's
+  seconds), keeping the last depth it finished. It knows no evaluation: a position
+  where it stops counts as a draw, so it sees wins and losses within its depth and
+  nothing else.
+
+Each is made by `function(game, settings)` (the names in `registry.PLAYERS`) and
+answers both the arena (called as `player(state, seconds, history)`, it returns
+the course's answer line) and `aviary play` (`best_move`). A search starts at the
+given position with the adapter's ply count at 0: OpenSpiel's bound on a game's
+length then only ends rollouts, never the real game early.
+"""
+
+from __future__ import annotations
+
+import time as clock
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts, minimax
+
+from aviary.errors import UsageError
+from aviary.games.base import Game
+from aviary.openspiel.games import AviaryGame, AviaryState, load
+from aviary.search.clock import budget
+
+DEFAULT_SECONDS = 1.0  # a move's time when neither the settings nor the caller give one
+
+
+class TimeUp(Exception):
+    """The clock ran out inside a search: the search in progress is abandoned."""
+
+
+class OpenSpielPlayer:
+    """What both players share: settings, the OpenSpiel game, the arena's calling form."""
+
+    name = ""
+    settings_known: tuple[str, ...] = ()
+    note = ""  # one line about the last move (`fallback: ...` when it was not searched)
+
+    def __init__(self, game: Game[Any, Any], settings: Mapping[str, str]) -> None:
+        unknown = sorted(set(settings) - set(self.settings_known))
+        if unknown:
+            known = ", ".join(f"{key}=" for key in self.settings_known)
+            raise UsageError(f"aviary:{self.name} takes {known}, not {unknown[0]}=")
+        self.game, self.settings = game, dict(settings)
+        self.spiel: AviaryGame = load(game)
+        self.time = self._seconds("time")
+
+    def best_move(self, state: Any, *, time: float | None = None, depth: int | None = None,
+                  history: Sequence[Any] = ()) -> Any:
+        """The move for `state` (`time`: the caller's seconds, if the settings give none)."""
+        raise NotImplementedError
+
+    def __call__(self, state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
+        """The arena's form: the course's answer line for the move in `state`."""
+        return self.game.answer(state, self.best_move(state, time=seconds, history=history))
+
+    def position(self, state: Any) -> AviaryState:
+        if self.game.outcome(state) is not None or self.game.is_chance(state):
+            raise ValueError("a player is asked to move only where a player is to move")
+        return self.spiel.state_at(state)
+
+    def move_time(self, time: float | None) -> float:
+        return self.time or time or DEFAULT_SECONDS
+
+    def _seconds(self, key: str) -> float | None:
+        if key not in self.settings:
+            return None
+        try:
+            value = float(self.settings[key])
+        except ValueError:
+            value = float("nan")
+        if not 0 < value < float("inf"):
+            raise UsageError(f"aviary:{self.name}: {key}= must be a positive number of seconds, "
+                             f"got {self.settings[key]!r}")
+        return value
+
+    def _count(self, key: str, default: int | None = None, minimum: int = 1) -> int | None:
+        if key not in self.settings:
+            return default
+        text = self.settings[key]
+        if not text.isdigit() or int(text) < minimum:
+            raise UsageError(f"aviary:{self.name}: {key}= must be a whole number of at least "
+                             f"{minimum}, got {text!r}")
+        return int(text)
+
+
+class ClockedMCTSBot(mcts.MCTSBot):
+    """OpenSpiel's MCTSBot, unchanged, but for a deadline.
+
+    After the first, no simulation starts when the longest one so far would end
+    after the deadline. OpenSpiel's MCTS evaluates the root before it expands it, so
+    a move is searched from the second simulation on: out of time before that, it
+    answers a random move (`fallback` says so).
+    """
+
+    deadline: float | None = None
+    simulations = 0
+    fallback = False
+
+    def mcts_search(self, state: pyspiel.State) -> Any:
+        self._root: Any = None
+        self._started: float | None = None
+        self._longest = 0.0
+        self.fallback = False
+        try:
+            root = super().mcts_search(state)
+        except TimeUp:
+            root = self._root
+        if not root.children:  # no time for a second simulation: a random move
+            self.fallback = True
+            root.children = [mcts.SearchNode(action, state.current_player(), prior)
+                             for action, prior in self.evaluator.prior(state)]
+            self._random_state.shuffle(root.children)
+        self.simulations = root.explore_count
+        return root
+
+    def _apply_tree_policy(self, root: Any, state: pyspiel.State) -> Any:
+        now = clock.monotonic()
+        if self._started is not None:
+            self._longest = max(self._longest, now - self._started)
+        self._started, self._root = now, root
+        if (self.deadline is not None and root.explore_count > 0
+                and now + self._longest >= self.deadline):
+            raise TimeUp
+        return super()._apply_tree_policy(root, state)
+
+
+class MCTSPlayer(OpenSpielPlayer):
+    """OpenSpiel's MCTS with random rollouts (`aviary:mcts?time=1`, `?sims=1000`)."""
+
+    name = "mcts"
+    settings_known = ("time", "sims", "uct", "rollouts", "seed")
+
+    def __init__(self, game: Game[Any, Any], settings: Mapping[str, str]) -> None:
+        super().__init__(game, settings)
+        self.sims = self._count("sims")
+        if self.sims is not None and self.time is not None:
+            raise UsageError(f"aviary:{self.name}: give time= or sims=, not both")
+        try:
+            uct = float(self.settings.get("uct", "2"))
+        except ValueError:
+            uct = float("nan")
+        if not 0 <= uct < float("inf"):
+            raise UsageError(f"aviary:{self.name}: uct= must be a number of at least 0, "
+                             f"got {self.settings['uct']!r}")
+        rollouts = self._count("rollouts", 1)
+        seed = self._count("seed", minimum=0)
+        rng = np.random.RandomState(seed)
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=rollouts, random_state=rng)
+        self.bot = ClockedMCTSBot(self.spiel, uct, self.sims or 10 ** 9, evaluator,
+                                  solve=True, random_state=rng)
+
+    def best_move(self, state: Any, *, time: float | None = None, depth: int | None = None,
+                  history: Sequence[Any] = ()) -> Any:
+        position = self.position(state)
+        self.bot.deadline = (None if self.sims is not None
+                             else clock.monotonic() + budget(self.move_time(time)))
+        action = self.bot.step(position)
+        self.note = ("fallback: a random move, no simulation reached a move in time"
+                     if self.bot.fallback else f"{self.bot.simulations} simulations")
+        return self.game.move_for_action(state, action)
+
+
+class AlphaBetaPlayer(OpenSpielPlayer):
+    """OpenSpiel's generic alpha-beta (`aviary:openspiel-ab?depth=3`, or deepening to a clock)."""
+
+    name = "openspiel-ab"
+    settings_known = ("depth", "time")
+    deepest = 100  # deepening stops here at the latest
+
+    def __init__(self, game: Game[Any, Any], settings: Mapping[str, str]) -> None:
+        super().__init__(game, settings)
+        if self.spiel.get_type().chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC:
+            shown = ", ".join(f"{key}={value}" for key, value in game.settings.items())
+            raise UsageError(f"aviary:{self.name} is OpenSpiel's alpha-beta, for games without "
+                             f"chance; {game.name} ({shown}) has chance nodes")
+        self.depth = self._count("depth")
+        self.reached = 0  # the depth the last move's search finished
+
+    def best_move(self, state: Any, *, time: float | None = None, depth: int | None = None,
+                  history: Sequence[Any] = ()) -> Any:
+        position = self.position(state)
+        fixed = self.depth or depth
+        if fixed is not None and self.time is None:
+            _, chosen, _ = self.search(position, fixed, None)
+            self.reached = fixed
+            self.note = f"depth {fixed}"
+            return self.game.move_for_action(state, chosen)
+        deadline = clock.monotonic() + budget(self.move_time(time))
+        action: int | None = None
+        for plies in range(1, (fixed or self.deepest) + 1):
+            try:  # the first depth always ends: a move is always found
+                clocked = deadline if action is not None else None
+                value, action, cut = self.search(position, plies, clocked)
+            except TimeUp:
+                break
+            self.reached = plies
+            if abs(value) == 1 or not cut:  # a proven result, or the whole tree seen
+                break
+        assert action is not None
+        self.note = f"depth {self.reached}"
+        return self.game.move_for_action(state, action)
+
+    def search(self, position: AviaryState, plies: int,
+               deadline: float | None) -> tuple[float, int, bool]:
+        """(value, action, whether any line was cut at `plies`) of one alpha-beta search."""
+        cuts = 0
+
+        def draw_unless_out_of_time(_: pyspiel.State) -> float:
+            nonlocal cuts
+            cuts += 1
+            if deadline is not None and clock.monotonic() >= deadline:
+                raise TimeUp
+            return 0.0
+
+        value, action = minimax.alpha_beta_search(
+            self.spiel, state=position, value_function=draw_unless_out_of_time,
+            maximum_depth=plies)
+        return value, action, cuts > 0
+
+
+def mcts_player(game: Game[Any, Any], settings: Mapping[str, str]) -> MCTSPlayer:
+    return MCTSPlayer(game, settings)
+
+
+def alpha_beta_player(game: Game[Any, Any], settings: Mapping[str, str]) -> AlphaBetaPlayer:
+    return AlphaBetaPlayer(game, settings)
