@@ -7,8 +7,9 @@ registry costs nothing: `aviary pikachu` must answer before numba has loaded.
 A spec's pieces, each optional except the game:
 - `game`: the `aviary.games.base.Game` subclass (`module:Class`);
 - `engines`: in-process players by name (`module:function`, each
-  `function(game) -> Player` with `best_move(state, time=, depth=)`; the first
-  is the game's main engine, `aviary:NAME` in the arena);
+  `function(game) -> Player` with `best_move(state, time=, depth=, nodes=)`; the
+  first is the game's main engine, `aviary:NAME` in the arena; every board game
+  has `textbook`, the opponent strength is measured against, `aviary.games.textbook`);
 - `quick`: a rules-only `function(state) -> move` answering in milliseconds
   (the course command's first answer, before numba has loaded);
 - `tables`: the solved endgame tables' probe, `function(state, use) -> Verdict | None`,
