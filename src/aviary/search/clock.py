@@ -19,6 +19,15 @@ if TYPE_CHECKING:  # numpy is not imported at run time: command lines must start
     import numpy as np
 
 _IMPORTED_AT = time.monotonic()
+MAX_SECONDS = 86_400.0  # the longest time a move may be given: a day (timers overflow near 1e9 s)
+
+
+def check_seconds(seconds: float, name: str = "seconds") -> float:
+    """`seconds` if it is a usable time per move (above 0, at most a day), else ValueError."""
+    if not 0 < seconds <= MAX_SECONDS:
+        raise ValueError(f"{name} must be above 0 and at most {MAX_SECONDS:.0f} seconds "
+                         f"(a day), got {seconds:g}")
+    return seconds
 
 
 @dataclass(frozen=True)
@@ -30,8 +39,8 @@ class Limit:
     nodes: int | None = None
 
     def __post_init__(self) -> None:
-        if self.time is not None and not self.time > 0:
-            raise ValueError(f"time limit must be positive, got {self.time}")
+        if self.time is not None:
+            check_seconds(self.time, "time limit")
         if self.depth is not None and self.depth < 1:
             raise ValueError(f"depth limit must be at least 1, got {self.depth}")
         if self.nodes is not None and self.nodes < 1:
