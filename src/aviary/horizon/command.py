@@ -4,7 +4,9 @@ Writes, each on a fresh copy of the photo, `output_simple.jpg` (blue),
 `output_map.jpg` (red) and, given a point, `output_human.jpg` (green), lines
 5 pixels thick; also `edges.jpg` (the edge strength). Extras: `--out DIR`,
 repeatable `--point ROW,COL`, `--json` (print the row lists), `--overlay`
-(all lines on one image, `output_overlay.jpg`).
+(all lines on one image, `output_overlay.jpg`). What it wrote and replaced is said on
+stderr; without a point, an `output_human.jpg` of an earlier run stops the command
+(it would no longer match the new lines) unless `--force` removes it.
 
 Photos above `MAX_MEGAPIXELS` are refused from their header, before decoding
 (a 20000x20000 PNG is a decompression bomb); photos above `LARGE_MEGAPIXELS`
@@ -93,6 +95,9 @@ def build_parser() -> ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the row lists as JSON")
     parser.add_argument("--overlay", action="store_true",
                         help="also write output_overlay.jpg with all lines on one image")
+    parser.add_argument("--force", action="store_true",
+                        help="without a point, remove an output_human.jpg an earlier run left "
+                             "(else the command refuses: it would no longer match the others)")
     return parser
 
 
@@ -123,8 +128,15 @@ def main(argv: list[str]) -> int:
         outputs.append(args.out / "output_overlay.jpg")
     if args.image.resolve() in {path.resolve() for path in outputs}:
         raise UsageError(f"aviary horizon: refusing to overwrite the input {args.image}")
+    stale = args.out / "output_human.jpg"
+    stale_found = not points and (stale.exists() or stale.is_symlink())
+    if stale_found and not args.force:
+        raise UsageError(f"aviary horizon: {stale} is from an earlier run with a point and "
+                         "would no longer match the new lines; give a point, remove it, or "
+                         "add --force to remove it")
     if args.out.is_dir():  # every output checked before any is written (again after mkdir)
-        check_outputs(outputs)
+        check_outputs(outputs + ([stale] if stale_found else []))
+    replaced = [path.name for path in outputs if path.exists()]
     large = height * width / 1e6 > LARGE_MEGAPIXELS
     if large:
         progress("finding the ridge lines...")
@@ -155,11 +167,17 @@ def main(argv: list[str]) -> int:
         for _, rows, colour in lines:
             overlay = draw_line(overlay, rows, colour, THICKNESS)
         save(overlay, args.out / "output_overlay.jpg")
+    if stale_found:
+        stale.unlink()
     if args.json:
         print(json.dumps({name: rows.tolist() for name, rows, _ in lines}))
-    else:
-        written = ", ".join(f"output_{name}.jpg" for name, _, _ in lines)
-        print(f"wrote {written}, edges.jpg to {args.out}", file=sys.stderr)
+    # on stderr, --json or not: which files were replaced or removed is never silent
+    said = f"wrote {', '.join(path.name for path in outputs)} to {args.out}"
+    if replaced:
+        said += f" (replacing the earlier {', '.join(replaced)})"
+    if stale_found:
+        said += "; removed the earlier run's output_human.jpg (--force)"
+    print(said, file=sys.stderr)
     return 0
 
 
