@@ -8,9 +8,10 @@ repeatable `--point ROW,COL`, `--json` (print the row lists), `--overlay`
 stderr; without a point, an `output_human.jpg` of an earlier run stops the command
 (it would no longer match the new lines) unless `--force` removes it.
 
-Photos above `MAX_MEGAPIXELS` are refused from their header, before decoding
-(a 20000x20000 PNG is a decompression bomb); photos above `LARGE_MEGAPIXELS`
-get a line on stderr per stage, since they take a while. Every output path is
+Photos above `photo.MAX_MEGAPIXELS` are refused from their header, before decoding
+(a 20000x20000 PNG is a decompression bomb; the web page has the same limit);
+photos above `LARGE_MEGAPIXELS` get a line on stderr per stage, since they take a
+while. Every output path is
 checked before any is written (see `aviary.outputs`).
 """
 
@@ -18,21 +19,20 @@ from __future__ import annotations
 
 import json
 import sys
-import warnings
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
 
 from aviary.errors import ArgumentParser, UsageError
 from aviary.horizon.draw import BLUE, GREEN, RED, draw_line
 from aviary.horizon.edges import edge_image, edge_strength
 from aviary.horizon.estimators import Point, find_ridges
+from aviary.horizon.photo import PhotoTooLarge, PhotoUnreadable, read_rgb
 from aviary.outputs import check_output, write_atomically
 
 THICKNESS = 5
-MAX_MEGAPIXELS = 25  # a 24 MP camera photo: ~2.5 GB and a minute or so here
 LARGE_MEGAPIXELS = 4  # from here on, say what is being done
 
 
@@ -41,32 +41,16 @@ def load_rgb(path: Path) -> NDArray[np.uint8]:
     if path.exists() and not path.is_dir() and not path.is_file():  # a FIFO would block
         raise UsageError(f"aviary horizon: {path} is not a regular file")
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # size checked below
-            image = Image.open(path)
-        with image:
-            width, height = image.size
-            megapixels = width * height / 1e6
-            if megapixels > MAX_MEGAPIXELS:
-                raise UsageError(f"aviary horizon: {path} is {width}x{height} "
-                                 f"({megapixels:.0f} megapixels); the limit is "
-                                 f"{MAX_MEGAPIXELS}: shrink it first")
-            if megapixels > LARGE_MEGAPIXELS:
-                progress(f"{path} is {width}x{height} ({megapixels:.1f} megapixels): "
-                         "a large photo takes a while")
-            return np.asarray(image.convert("RGB"))
-    except Image.DecompressionBombError:
-        limit = 2 * (Image.MAX_IMAGE_PIXELS or 0) / 1e6
-        raise UsageError(f"aviary horizon: {path} is too large (over {limit:.0f} megapixels, "
-                         f"too many to decode safely); the limit is {MAX_MEGAPIXELS}: "
-                         "shrink it first") from None
+        return read_rgb(str(path), str(path), on_large=(LARGE_MEGAPIXELS, progress))
+    except (PhotoTooLarge, PhotoUnreadable) as error:
+        raise UsageError(f"aviary horizon: {error}") from None
     except FileNotFoundError:
         raise UsageError(f"aviary horizon: no such file: {path}") from None
     except IsADirectoryError:
         raise UsageError(f"aviary horizon: {path} is a directory, not an image") from None
     except PermissionError:
         raise UsageError(f"aviary horizon: cannot read {path}: permission denied") from None
-    except (UnidentifiedImageError, OSError, ValueError) as error:
+    except OSError as error:
         raise UsageError(f"aviary horizon: {path} is not a readable image ({error})") from None
 
 
