@@ -39,8 +39,8 @@ class Limit:
     nodes: int | None = None
 
     def __post_init__(self) -> None:
-        if self.time is not None:
-            check_seconds(self.time, "time limit")
+        if self.time is not None and not self.time > 0:
+            raise ValueError(f"time limit must be positive, got {self.time}")
         if self.depth is not None and self.depth < 1:
             raise ValueError(f"depth limit must be at least 1, got {self.depth}")
         if self.nodes is not None and self.nodes < 1:
@@ -83,8 +83,8 @@ class StopTimer:
     def __init__(self, flag: np.ndarray, seconds: float | None) -> None:
         self.flag = flag
         self._timer: threading.Timer | None = None
-        if seconds is not None:
-            self._timer = threading.Timer(max(seconds, 0.0), self.stop)
+        if seconds is not None:  # beyond MAX_SECONDS a timer would overflow the clock
+            self._timer = threading.Timer(min(max(seconds, 0.0), MAX_SECONDS), self.stop)
             self._timer.daemon = True
 
     def stop(self) -> None:
