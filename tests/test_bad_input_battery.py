@@ -68,6 +68,9 @@ def inputs(tmp_path_factory) -> Path:
     data[page:] = rng.randbytes(len(data) - page)
     (root / "corrupt.sqlite").write_bytes(bytes(data))
     os.mkfifo(root / "fifo")
+    (root / "earlier").mkdir()  # what `aviary horizon photo.png 5 5 --out earlier` left
+    for name in ("output_simple.jpg", "output_map.jpg", "output_human.jpg", "edges.jpg"):
+        (root / "earlier" / name).write_bytes(rng.randbytes(64))
     return root
 
 
@@ -164,6 +167,29 @@ CASES: list[tuple[str, str]] = [
     ("arena game {in}/corrupt.sqlite 1", "damaged"),
     # warmup
     ("warmup --fast", "unrecognized arguments"),
+    # huge numbers: a day is the longest time a move may have, 64 the largest Pikachu board
+    ("play pikachu --time 1e308", "--time must be above 0 and at most 86400 seconds"),
+    ("play pikachu --time nan", "--time must be above 0 and at most 86400 seconds"),
+    ("play pikachu --option n=100000", "option n must be at most 64, got 100000"),
+    ("play pikachu --option n=2000 --human none", "option n must be at most 64, got 2000"),
+    ("ijk ai ai det --seconds 1e308", "--seconds must be above 0 and at most 86400 seconds"),
+    ("ijk ai ai det --max-moves -1", "--max-moves must be at least 1, got -1"),
+    ("ijk ai ai det --max-moves 0", "--max-moves must be at least 1, got 0"),
+    ("arena run --game betsy --time 1e308 --db r.sqlite aviary:random aviary:random",
+     "--time must be at most 86400 seconds"),
+    ("arena run --game pikachu --option n=100000 --db r.sqlite aviary:random aviary:random",
+     "option n must be at most 64"),
+    (f"pikachu 100000 w {START8} 1", "N must be an integer from 7 to 64, got 100000"),
+    (f"pikachu 65 w {START8} 1", "N must be an integer from 7 to 64, got 65"),
+    # an impossible board: the centre never closes
+    ("foxgeese f ##...####...##..#.......F...GGGGGGG##GGG####GGG## 1",
+     "is in the centre, which never closes"),
+    # the web server's own arguments
+    ("serve --upload-mb nan", "--upload-mb must be a positive number, got nan"),
+    ("serve --upload-mb -1", "--upload-mb must be a positive number"),
+    ("serve --idle-minutes inf", "--idle-minutes must be a positive number, got inf"),
+    # horizon without a point beside an earlier run's output_human.jpg: refused, kept
+    ("horizon {in}/photo.png --json --out {in}/earlier", "is from an earlier run with a point"),
 ]
 
 # Inputs that block or never end if a check regresses: subprocesses, with a timeout.
@@ -176,6 +202,8 @@ BLOCKING: list[tuple[str, str]] = [
     ("horizon {in}/fifo", "not a regular file"),
     ("arena resume {in}/fifo", "not a regular file"),
     ("arena report {in}/arena.sqlite --csv {in}/fifo --force", "not a regular file"),
+    # resolving a host could wait on the network: a subprocess with a timeout
+    ("serve --host bogus.invalid", "cannot listen on bogus.invalid:8000: --host does not resolve"),
 ]
 
 
@@ -224,3 +252,62 @@ def test_arena_run_help_describes_players_game_and_backend(capsys):
     assert "PLAYER two or more: a command, or aviary:ENGINE" in text
     assert "--game GAME the game to play" in text
     assert "--backend {local,ray} local: a process pool here" in text
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", [
+    ["play", "pikachu", "--human", "none", "--time", "60"],
+    ["ijk", "ai", "ai", "det", "--seconds", "60"],
+], ids=["play", "ijk"])
+def test_ctrl_c_while_the_engine_thinks_stops_at_once(argv, workdir):
+    """A minute a move: before, Ctrl-C waited for the move's whole time."""
+    import signal
+    import time
+
+    command = subprocess.Popen(
+        [sys.executable, "-m", "aviary", *argv], stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 120
+    while _cpu_seconds(command.pid) < 4.0:  # past start-up and loading: the engine searches
+        assert command.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    command.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    _, err = command.communicate(timeout=60)
+    assert time.monotonic() - sent < 10  # a bound on a hang, far under the minute a move
+    assert command.returncode == 130 and err == f"aviary {argv[0]}: interrupted\n", err
+
+
+def test_a_human_quits_ijk_with_q_and_end_of_input_is_one_line(workdir):
+    quit_ = subprocess.run([sys.executable, "-m", "aviary", "ijk", "human", "human", "det"],
+                           input="u\nq\n", capture_output=True, text=True, timeout=60)
+    assert quit_.returncode == 0 and quit_.stderr == "", quit_.stderr
+    assert quit_.stdout.splitlines()[-1].endswith("- quit")
+    ended = subprocess.run([sys.executable, "-m", "aviary", "ijk", "human", "human", "det"],
+                           input="", capture_output=True, text=True, timeout=60)
+    assert ended.returncode == 2
+    assert ended.stderr == ("aviary ijk: input ended before the game did (type q to quit)\n")
+
+
+def test_horizon_says_what_it_replaces_and_force_removes_an_earlier_human_line(inputs, workdir,
+                                                                              capsys):
+    out = workdir / "out"
+    assert cli_main(["horizon", str(inputs / "photo.png"), "5", "5", "--out", str(out)]) == 0
+    first = capsys.readouterr().err
+    assert first.startswith("wrote output_simple.jpg, output_map.jpg, output_human.jpg")
+    assert "replacing" not in first
+    assert cli_main(["horizon", str(inputs / "photo.png"), "--json", "--force",
+                     "--out", str(out)]) == 0
+    said = capsys.readouterr()
+    assert '"map": [' in said.out  # stdout stays the JSON alone
+    assert said.err == (f"wrote output_simple.jpg, output_map.jpg, edges.jpg to {out} "
+                        "(replacing the earlier output_simple.jpg, output_map.jpg, edges.jpg); "
+                        "removed the earlier run's output_human.jpg (--force)\n")
+    assert sorted(path.name for path in out.iterdir()) == [
+        "edges.jpg", "output_map.jpg", "output_simple.jpg"]

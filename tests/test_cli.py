@@ -45,4 +45,4 @@ def test_errors_are_prefixed_once_with_the_command_and_fit_on_one_line():
 def test_bad_input_names_the_command_on_stderr():
     result = run_aviary("pikachu", "6", "w", "abc", "1")
     assert result.returncode == 2
-    assert result.stderr == "aviary pikachu: N must be an integer >= 7, got 6\n"
+    assert result.stderr == "aviary pikachu: N must be an integer from 7 to 64, got 6\n"

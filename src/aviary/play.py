@@ -17,6 +17,7 @@ import sys
 from typing import Any
 from urllib.parse import parse_qsl
 
+import numpy as np
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -24,7 +25,8 @@ from rich.text import Text
 from aviary.errors import ArgumentParser, UsageError
 from aviary.games import registry
 from aviary.games.base import Game, IllegalMove, OptionError, option_pairs, square_name
-from aviary.search.clock import Limit
+from aviary.games.engine import interruptible
+from aviary.search.clock import Limit, check_seconds
 
 SIDES = ("first", "second", "both", "none")
 HELP = "type a move, or: moves, hint, undo, new, quit"
@@ -43,7 +45,7 @@ def _parser() -> ArgumentParser:
                         help="which side you play: first (default), second, both, or none "
                              "(watch the engine play itself)")
     parser.add_argument("--time", type=float, default=1.0,
-                        help="engine seconds per move (default 1)")
+                        help="engine seconds per move (default 1, at most 86400)")
     parser.add_argument("--engine", help="which registered engine plays (default: the main "
                         "one), or a player for every game: mcts?time=2, openspiel-ab?depth=3")
     parser.add_argument("--board", help="start from this course board text instead")
@@ -102,10 +104,14 @@ class Session:
         return f"{game.label(state)} to move"
 
     def engine_move(self) -> Any:
+        """The engine's move; Ctrl-C while it thinks stops it at once (`interruptible`)."""
+        return interruptible(self._search)
+
+    def _search(self, *, stop: np.ndarray) -> Any:
         if not hasattr(self.engine, "think"):  # a plain player (a fixed-depth one): no reports
             return self.engine.best_move(self.state, time=self.seconds)
         report = None
-        for report in self.engine.think(self.state, Limit(time=self.seconds),
+        for report in self.engine.think(self.state, Limit(time=self.seconds), stop=stop,
                                         history=self.states[:-1]):
             self.console.print(f"  {report.describe()}", style="dim", highlight=False)
         if report is None:  # no report (nothing to search): any legal move
@@ -223,8 +229,10 @@ def main(argv: list[str]) -> int:
         game = spec.game_class().from_text(option_pairs(args.option))
     except OptionError as error:
         raise UsageError(str(error)) from None
-    if not 0 < args.time < float("inf"):
-        raise UsageError(f"--time must be a positive number of seconds, got {args.time}")
+    try:
+        check_seconds(args.time, "--time")
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     if args.max_plies < 1:
         raise UsageError(f"--max-plies must be at least 1, got {args.max_plies}")
     start = game.start()

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from aviary.games.betsy import rules
+from course_clock import run_course
 
 START = rules.START
 
@@ -34,14 +35,16 @@ def run(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Compl
 
 
 def answers(player: str, board: str, seconds: float, *options: str, **kwargs) -> list[str]:
-    result, elapsed = run(player, board, str(seconds), *options, **kwargs)
+    result, timing = run_course(
+        [sys.executable, "-m", "aviary", "betsy", player, board, str(seconds), *options],
+        seconds, **kwargs)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     lines = result.stdout.splitlines()
     assert lines and result.stdout.endswith("\n")  # no partial last line
     position = rules.parse(board, player, "diagonal" in options)
     assert all(rules.is_legal_successor(position, line) for line in lines)
-    assert elapsed < seconds, f"took {elapsed:.2f} s for a {seconds} s limit"
+    assert timing.on_time(seconds), timing.describe(seconds)  # see course_clock
     return lines
 
 

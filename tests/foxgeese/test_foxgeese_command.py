@@ -7,6 +7,7 @@ import time
 import pytest
 
 from aviary.games.foxgeese import rules
+from course_clock import run_course
 
 CLASSIC = rules.start_board("classic")
 ELEPHANTS = rules.start_board("elephants")
@@ -21,7 +22,9 @@ def run(*args: str) -> tuple[subprocess.CompletedProcess, float]:
 
 def assert_answers(player: str, board: str, seconds: float, *flags: str,
                    variant: str = "classic") -> list[str]:
-    result, elapsed = run(player, board, str(seconds), *flags)
+    result, timing = run_course(
+        [sys.executable, "-m", "aviary", "foxgeese", player, board, str(seconds), *flags],
+        seconds)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     lines = result.stdout.splitlines()
@@ -29,7 +32,7 @@ def assert_answers(player: str, board: str, seconds: float, *flags: str,
     position = rules.parse(board, player, variant, "--shrink" in flags)
     legal = rules.successors(position)
     assert all(line in legal for line in lines)
-    assert elapsed < seconds, f"took {elapsed:.2f} s for a {seconds} s limit"
+    assert timing.on_time(seconds), timing.describe(seconds)  # see course_clock
     return lines
 
 

@@ -5,6 +5,7 @@ import sys
 import time
 
 from aviary.games.ijk import rules
+from course_clock import run_course
 
 
 def run(*args: str, stdin: str = "") -> tuple[subprocess.CompletedProcess, float]:
@@ -19,11 +20,12 @@ MIDDLE = "AbB..." + "a.C..." + "......" * 4
 
 def test_move_prints_legal_letters_and_exits_before_the_deadline():
     for mode in ("det", "nondet"):
-        result, elapsed = run("move", "-", MIDDLE, mode, "2")
+        result, timing = run_course(
+            [sys.executable, "-m", "aviary", "ijk", "move", "-", MIDDLE, mode, "2"], 2)
         assert result.returncode == 0, result.stderr
         lines = result.stdout.splitlines()
         assert lines and set(lines) <= set("UDLR")
-        assert elapsed < 2
+        assert timing.on_time(2), timing.describe(2)  # see course_clock
 
 
 def test_move_in_the_handout_variant_may_skip():

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from aviary.games.pikachu import rules
+from course_clock import run_course
 
 START8 = rules.start_position(8).board
 
@@ -23,14 +24,16 @@ def run(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Compl
 
 
 def assert_answers(n: int, player: str, board: str, seconds: float, **kwargs) -> list[str]:
-    result, elapsed = run(str(n), player, board, str(seconds), **kwargs)
+    result, timing = run_course(
+        [sys.executable, "-m", "aviary", "pikachu", str(n), player, board, str(seconds)],
+        seconds, **kwargs)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     lines = result.stdout.splitlines()
     assert lines and result.stdout.endswith("\n")  # no partial last line
     position = rules.parse(n, board, player)
     assert all(rules.is_legal_successor(position, line) for line in lines)
-    assert elapsed < seconds, f"took {elapsed:.2f} s for a {seconds} s limit"
+    assert timing.on_time(seconds), timing.describe(seconds)  # see course_clock
     return lines
 
 

@@ -37,6 +37,7 @@ from aviary.errors import ArgumentParser, UsageError
 from aviary.games import registry
 from aviary.games.base import OptionError, option_pairs
 from aviary.outputs import check_output, write_text_atomically
+from aviary.search.clock import MAX_SECONDS
 
 
 def _examples() -> str:
@@ -155,6 +156,9 @@ def _config(a: argparse.Namespace) -> Config:
         if not (value > low and math.isfinite(value)):  # inf would never cut a program off
             raise UsageError(f"{name} must be a finite number "
                              f"{'above 0' if low == 0 else 'at least 0'}, got {value}")
+        if value > MAX_SECONDS:  # a timer that long overflows the platform's clock
+            raise UsageError(f"{name} must be at most {MAX_SECONDS:.0f} seconds (a day), "
+                             f"got {value:g}")
     if len(a.players) < 2:
         raise UsageError("a tournament needs at least two players")
     specs = []

@@ -13,6 +13,10 @@ What goes wrong when running other people's programs, and the answer here:
 - Runaway programs: address-space and CPU rlimits, no core files, a
   parent-death signal so nothing outlives the arena, no stdin, and a
   temporary working directory that is removed afterwards.
+- A process killed outright (`kill -9` of the arena takes its workers with it)
+  cannot remove its temporary folders: each process's moves run in folders under
+  one root, and a small cleaner process, watching a pipe only this process
+  writes to, removes that root when the pipe closes (this process ended, however).
 
 Linux only (prctl, /proc).
 """
@@ -23,11 +27,15 @@ import contextlib
 import ctypes
 import math
 import os
+import re
 import resource
 import selectors
+import shutil
 import signal
 import subprocess
+import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 
@@ -95,6 +103,58 @@ def children_of(pid: int, *, zombies: bool = False) -> set[int]:
     return found
 
 
+# Run by the cleaner: wait for end of input (the process that started it has ended),
+# then remove the folder. It ignores the signals a terminal sends the whole group.
+_CLEANER = """import shutil, signal, sys
+for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    signal.signal(number, signal.SIG_IGN)
+sys.stdin.buffer.read()
+shutil.rmtree(sys.argv[1], ignore_errors=True)
+"""
+_root: tuple[int, str, subprocess.Popen[bytes]] | None = None  # (pid, folder, cleaner)
+_root_lock = threading.Lock()
+
+
+def moves_root() -> str:
+    """This process's folder for its moves' working folders, removed when the process ends.
+
+    Made on first use, with its cleaner (a forked worker makes its own: the pid is part
+    of the key). The cleaner is in a session of its own and holds only the read end of
+    a pipe whose write end this process keeps (no move inherits it: `close_fds`).
+    """
+    global _root
+    with _root_lock:
+        if _root is None or _root[0] != os.getpid():
+            _remove_abandoned_roots()
+            folder = tempfile.mkdtemp(prefix=f"aviary-move-{os.getpid()}-")
+            cleaner = subprocess.Popen(
+                [sys.executable, "-c", _CLEANER, folder], stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                close_fds=True)
+            _root = (os.getpid(), folder, cleaner)
+        return _root[1]
+
+
+def _remove_abandoned_roots() -> None:
+    """Remove roots of ended processes whose cleaner died with them.
+
+    Ray kills every child of a worker it stops, the cleaner included; the next
+    arena on the machine then removes what that worker left.
+    """
+    base = tempfile.gettempdir()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(base):
+            match = re.fullmatch(r"aviary-move-(\d+)-\w+", entry.name)
+            if match is None or not entry.is_dir(follow_symlinks=False):
+                continue
+            with contextlib.suppress(OSError):
+                if entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                    continue
+                os.kill(int(match.group(1)), 0)  # raises when no such process
+                continue
+            shutil.rmtree(entry.path, ignore_errors=True)
+
+
 def _limit_child(limits: Limits) -> None:
     """Runs in the child between fork and exec: rlimits and a parent-death signal."""
     _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -156,8 +216,9 @@ class _LineReader:
 def run_program(argv: list[str], extra_args: list[str], limits: Limits,
                 env: dict[str, str] | None = None) -> RunResult:
     """Run `argv + extra_args` once under `limits` and report its last complete line."""
+    root = moves_root()  # first: its cleaner is not one of this move's orphans
     before = children_of(os.getpid())
-    with tempfile.TemporaryDirectory(prefix="aviary-move-") as workdir:
+    with tempfile.TemporaryDirectory(prefix="move-", dir=root) as workdir:
         start = time.monotonic()
         try:
             process = subprocess.Popen(

@@ -279,7 +279,9 @@ class Game(ABC, Generic[State, Move]):
                 return move
         shown = [self.move_text(state, move) for move in moves]
         listing = ", ".join(shown[:40]) + (f" ... ({len(shown)} in all)" if len(shown) > 40 else "")
-        raise IllegalMove(f"{text.strip()!r} is not a legal move here; legal: {listing or 'none'}")
+        typed = text.strip()
+        typed = typed if len(typed) <= 40 else f"{typed[:40]}... ({len(typed)} characters)"
+        raise IllegalMove(f"{typed!r} is not a legal move here; legal: {listing or 'none'}")
 
     def answer(self, state: State, move: Move) -> str:
         """The line a course program prints for `move`: by default the board after it."""

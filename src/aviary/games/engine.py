@@ -14,7 +14,7 @@ import threading
 import time as clock
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Generic
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -23,6 +23,41 @@ from aviary.games.base import Game, Move, State, TableUse, Verdict
 from aviary.search.alphabeta import MATE, Workspace
 from aviary.search.clock import Limit, budget
 from aviary.search.deepening import RawReport, iterate
+
+Result = TypeVar("Result")
+
+
+def interruptible(work: Callable[..., Result]) -> Result:
+    """`work(stop=stop)` on a thread of its own, so that Ctrl-C stops a search at once.
+
+    A compiled search holds the main thread until it returns, and Python runs a
+    signal handler only between bytecodes: with the search on the main thread,
+    Ctrl-C would wait for the move's whole time. Here the main thread only waits;
+    on Ctrl-C it sets `stop[0]` (the search polls it), gives the search a moment
+    to end, and raises KeyboardInterrupt.
+    """
+    stop = np.zeros(1, dtype=np.int64)
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, work(stop=stop)))
+        except BaseException as error:  # handed to the waiting thread
+            outcome.append((False, error))
+
+    thread = threading.Thread(target=run, name="aviary-search", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+    except KeyboardInterrupt:
+        stop[0] = 1
+        thread.join(1.0)
+        raise
+    done, value = outcome[0]
+    if not done:
+        raise value
+    return value
 
 
 class Searcher(Generic[State, Move]):

@@ -4,11 +4,14 @@ Writes, each on a fresh copy of the photo, `output_simple.jpg` (blue),
 `output_map.jpg` (red) and, given a point, `output_human.jpg` (green), lines
 5 pixels thick; also `edges.jpg` (the edge strength). Extras: `--out DIR`,
 repeatable `--point ROW,COL`, `--json` (print the row lists), `--overlay`
-(all lines on one image, `output_overlay.jpg`).
+(all lines on one image, `output_overlay.jpg`). What it wrote and replaced is said on
+stderr; without a point, an `output_human.jpg` of an earlier run stops the command
+(it would no longer match the new lines) unless `--force` removes it.
 
-Photos above `MAX_MEGAPIXELS` are refused from their header, before decoding
-(a 20000x20000 PNG is a decompression bomb); photos above `LARGE_MEGAPIXELS`
-get a line on stderr per stage, since they take a while. Every output path is
+Photos above `photo.MAX_MEGAPIXELS` are refused from their header, before decoding
+(a 20000x20000 PNG is a decompression bomb; the web page has the same limit);
+photos above `LARGE_MEGAPIXELS` get a line on stderr per stage, since they take a
+while. Every output path is
 checked before any is written (see `aviary.outputs`).
 """
 
@@ -16,21 +19,20 @@ from __future__ import annotations
 
 import json
 import sys
-import warnings
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
 
 from aviary.errors import ArgumentParser, UsageError
 from aviary.horizon.draw import BLUE, GREEN, RED, draw_line
 from aviary.horizon.edges import edge_image, edge_strength
 from aviary.horizon.estimators import Point, find_ridges
+from aviary.horizon.photo import PhotoTooLarge, PhotoUnreadable, read_rgb
 from aviary.outputs import check_output, write_atomically
 
 THICKNESS = 5
-MAX_MEGAPIXELS = 25  # a 24 MP camera photo: ~2.5 GB and a minute or so here
 LARGE_MEGAPIXELS = 4  # from here on, say what is being done
 
 
@@ -39,32 +41,16 @@ def load_rgb(path: Path) -> NDArray[np.uint8]:
     if path.exists() and not path.is_dir() and not path.is_file():  # a FIFO would block
         raise UsageError(f"aviary horizon: {path} is not a regular file")
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # size checked below
-            image = Image.open(path)
-        with image:
-            width, height = image.size
-            megapixels = width * height / 1e6
-            if megapixels > MAX_MEGAPIXELS:
-                raise UsageError(f"aviary horizon: {path} is {width}x{height} "
-                                 f"({megapixels:.0f} megapixels); the limit is "
-                                 f"{MAX_MEGAPIXELS}: shrink it first")
-            if megapixels > LARGE_MEGAPIXELS:
-                progress(f"{path} is {width}x{height} ({megapixels:.1f} megapixels): "
-                         "a large photo takes a while")
-            return np.asarray(image.convert("RGB"))
-    except Image.DecompressionBombError:
-        limit = 2 * (Image.MAX_IMAGE_PIXELS or 0) / 1e6
-        raise UsageError(f"aviary horizon: {path} is too large (over {limit:.0f} megapixels, "
-                         f"too many to decode safely); the limit is {MAX_MEGAPIXELS}: "
-                         "shrink it first") from None
+        return read_rgb(str(path), str(path), on_large=(LARGE_MEGAPIXELS, progress))
+    except (PhotoTooLarge, PhotoUnreadable) as error:
+        raise UsageError(f"aviary horizon: {error}") from None
     except FileNotFoundError:
         raise UsageError(f"aviary horizon: no such file: {path}") from None
     except IsADirectoryError:
         raise UsageError(f"aviary horizon: {path} is a directory, not an image") from None
     except PermissionError:
         raise UsageError(f"aviary horizon: cannot read {path}: permission denied") from None
-    except (UnidentifiedImageError, OSError, ValueError) as error:
+    except OSError as error:
         raise UsageError(f"aviary horizon: {path} is not a readable image ({error})") from None
 
 
@@ -93,6 +79,9 @@ def build_parser() -> ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the row lists as JSON")
     parser.add_argument("--overlay", action="store_true",
                         help="also write output_overlay.jpg with all lines on one image")
+    parser.add_argument("--force", action="store_true",
+                        help="without a point, remove an output_human.jpg an earlier run left "
+                             "(else the command refuses: it would no longer match the others)")
     return parser
 
 
@@ -123,8 +112,15 @@ def main(argv: list[str]) -> int:
         outputs.append(args.out / "output_overlay.jpg")
     if args.image.resolve() in {path.resolve() for path in outputs}:
         raise UsageError(f"aviary horizon: refusing to overwrite the input {args.image}")
+    stale = args.out / "output_human.jpg"
+    stale_found = not points and (stale.exists() or stale.is_symlink())
+    if stale_found and not args.force:
+        raise UsageError(f"aviary horizon: {stale} is from an earlier run with a point and "
+                         "would no longer match the new lines; give a point, remove it, or "
+                         "add --force to remove it")
     if args.out.is_dir():  # every output checked before any is written (again after mkdir)
-        check_outputs(outputs)
+        check_outputs(outputs + ([stale] if stale_found else []))
+    replaced = [path.name for path in outputs if path.exists()]
     large = height * width / 1e6 > LARGE_MEGAPIXELS
     if large:
         progress("finding the ridge lines...")
@@ -155,11 +151,17 @@ def main(argv: list[str]) -> int:
         for _, rows, colour in lines:
             overlay = draw_line(overlay, rows, colour, THICKNESS)
         save(overlay, args.out / "output_overlay.jpg")
+    if stale_found:
+        stale.unlink()
     if args.json:
         print(json.dumps({name: rows.tolist() for name, rows, _ in lines}))
-    else:
-        written = ", ".join(f"output_{name}.jpg" for name, _, _ in lines)
-        print(f"wrote {written}, edges.jpg to {args.out}", file=sys.stderr)
+    # on stderr, --json or not: which files were replaced or removed is never silent
+    said = f"wrote {', '.join(path.name for path in outputs)} to {args.out}"
+    if replaced:
+        said += f" (replacing the earlier {', '.join(replaced)})"
+    if stale_found:
+        said += "; removed the earlier run's output_human.jpg (--force)"
+    print(said, file=sys.stderr)
     return 0
 
 

@@ -19,6 +19,15 @@ if TYPE_CHECKING:  # numpy is not imported at run time: command lines must start
     import numpy as np
 
 _IMPORTED_AT = time.monotonic()
+MAX_SECONDS = 86_400.0  # the longest time a move may be given: a day (timers overflow near 1e9 s)
+
+
+def check_seconds(seconds: float, name: str = "seconds") -> float:
+    """`seconds` if it is a usable time per move (above 0, at most a day), else ValueError."""
+    if not 0 < seconds <= MAX_SECONDS:
+        raise ValueError(f"{name} must be above 0 and at most {MAX_SECONDS:.0f} seconds "
+                         f"(a day), got {seconds:g}")
+    return seconds
 
 
 @dataclass(frozen=True)
@@ -74,8 +83,8 @@ class StopTimer:
     def __init__(self, flag: np.ndarray, seconds: float | None) -> None:
         self.flag = flag
         self._timer: threading.Timer | None = None
-        if seconds is not None:
-            self._timer = threading.Timer(max(seconds, 0.0), self.stop)
+        if seconds is not None:  # beyond MAX_SECONDS a timer would overflow the clock
+            self._timer = threading.Timer(min(max(seconds, 0.0), MAX_SECONDS), self.stop)
             self._timer.daemon = True
 
     def stop(self) -> None:

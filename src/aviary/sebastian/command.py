@@ -92,7 +92,10 @@ def _play(games: int, seed: int | None, verbose: bool) -> int:
             bar.stop()
     mean, half = mean_with_ci(scores)
     print(f"Games: {games}  seed: {seed}")
-    print(f"Mean 95% confidence interval: {mean:.2f} +/- {half:.2f}")
+    if games > 1:
+        print(f"Mean 95% confidence interval: {mean:.2f} +/- {half:.2f}")
+    else:  # one game has no spread to estimate an interval from
+        print(f"Mean: {mean:.2f} (one game: no confidence interval; play --games 2 or more)")
     print(f"Bonus rate: {100 * bonuses / games:.1f}%")
     print(f"Min/max/mean scores: {min(scores)} {max(scores)} {sum(scores) / games}")
     return 0

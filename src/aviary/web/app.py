@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import json
 from collections.abc import AsyncIterator
 from dataclasses import asdict
 from pathlib import Path
@@ -113,10 +114,14 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
         return _describe(_board_spec(name))
 
     @app.post("/api/games/{name}/sessions", status_code=201)
-    async def new_session(name: str, request: NewGame) -> dict[str, Any]:
-        session = sessions.create(name, request.options, request.board, request.player,
-                                  request.max_plies, request.seed)
-        return session.view()
+    async def new_session(name: str, request: NewGame, http: Request) -> dict[str, Any]:
+        owner = http.client.host if http.client is not None else ""
+
+        def create() -> dict[str, Any]:  # a large board takes a while: off the event loop
+            return sessions.create(name, request.options, request.board, request.player,
+                                   request.max_plies, request.seed, owner=owner).view()
+
+        return await asyncio.get_running_loop().run_in_executor(sessions.pool, create)
 
     @app.get("/api/sessions/{session_id}")
     async def get_session(session_id: str) -> dict[str, Any]:
@@ -253,7 +258,13 @@ async def _think_socket(socket: WebSocket, sessions: Sessions, session: GameSess
     task: asyncio.Task[None] | None = None
     try:
         while True:
-            message = await socket.receive_json()
+            received = await socket.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            try:  # a text or binary frame holding JSON; anything else is answered, not fatal
+                message = json.loads(received.get("text") or received.get("bytes") or "")
+            except (ValueError, UnicodeDecodeError):
+                message = None
             kind = message.get("type") if isinstance(message, dict) else None
             if kind == "go":
                 try:

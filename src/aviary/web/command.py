@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import math
+import signal
+import socket
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +33,8 @@ def _parser() -> ArgumentParser:
     model.add_argument("--classify-train", type=Path, metavar="TRAIN",
                        help="train /classify's model at start from TRAIN ('LABEL text' lines)")
     parser.add_argument("--upload-mb", type=float, default=8.0,
-                        help="largest horizon photo accepted, in MB (default 8)")
+                        help="largest horizon photo accepted, in MB (default 8); its pixels "
+                             "are limited too: 25 million, as for `aviary horizon`")
     return parser
 
 
@@ -52,14 +58,36 @@ def load_classifier(model: Path | None, train: Path | None) -> Any:
     return None
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """The listening socket, bound before anything starts: a host that does not resolve or a
+    port in use is one line (uvicorn would report it after the engine processes had started)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as error:
+        raise UsageError(f"aviary serve: cannot listen on {host}:{port}: --host does not "
+                         f"resolve ({error})") from None
+    listener = socket.socket(family, kind, proto)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+        listener.listen(2048)
+    except OSError as error:
+        listener.close()
+        reason = error.strerror or str(error)
+        raise UsageError(f"aviary serve: cannot listen on {host}:{port}: {reason}") from None
+    return listener
+
+
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     if not 0 < args.port < 65536:
         raise UsageError(f"aviary serve: --port must be 1-65535, got {args.port}")
     if args.workers < 1:
         raise UsageError("aviary serve: --workers must be at least 1")
-    if args.idle_minutes <= 0 or args.upload_mb <= 0:
-        raise UsageError("aviary serve: --idle-minutes and --upload-mb must be positive")
+    for name, value in (("--idle-minutes", args.idle_minutes), ("--upload-mb", args.upload_mb)):
+        if not (value > 0 and math.isfinite(value)):
+            raise UsageError(f"aviary serve: {name} must be a positive number, got {value}")
     if args.arena is not None and not args.arena.is_file():
         raise UsageError(f"aviary serve: no such arena database: {args.arena}")
     try:
@@ -67,12 +95,48 @@ def main(argv: list[str]) -> int:
 
         from aviary.web.app import create_app
         from aviary.web.config import AppConfig
+
+        _Server = _server_class()
     except ImportError as error:  # pragma: no cover - the web extra is part of the install
         raise UsageError(f"aviary serve: the web app needs fastapi and uvicorn ({error})") from None
     classifier = load_classifier(args.classify_model, args.classify_train)
     config = AppConfig(workers=args.workers, idle_seconds=60 * args.idle_minutes,
                        arena_db=args.arena, classify_model=classifier,
                        upload_limit=int(args.upload_mb * 1024 * 1024), warmup=True)
+    listener = listen(args.host, args.port)
     print(f"aviary serve: http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
-    uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="warning")
+    server = _Server(uvicorn.Config(create_app(config), log_level="warning"))
+    server.run(sockets=[listener])
+    if server.stopped_by:
+        name = signal.Signals(server.stopped_by).name
+        print(f"aviary serve: {name}: stopped", file=sys.stderr, flush=True)
+        return 128 + server.stopped_by
     return 0
+
+
+def _server_class() -> Any:
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, except that a signal is not raised again once it has stopped.
+
+        uvicorn re-raises SIGTERM after its graceful shutdown, and the default action kills
+        the process before Python's exit handlers run: the engine processes' queues would
+        then be reported as "leaked semaphore objects". Here `main` exits 128 + signal.
+        """
+
+        stopped_by = 0
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            before = {number: signal.signal(number, self.handle_exit)
+                      for number in (signal.SIGINT, signal.SIGTERM)}
+            try:
+                yield
+            finally:
+                for number, handler in before.items():
+                    signal.signal(number, handler)
+                captured = getattr(self, "_captured_signals", [])
+                self.stopped_by = int(captured[0]) if captured else 0
+
+    return Server

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -60,6 +61,7 @@ class GameSession:
     stop: np.ndarray | None = None  # the running search's flag
     version: int = 0  # bumped by every change of position
     searched: float = 0.0  # seconds the last search ran in its worker
+    owner: str = ""  # the client's address: a client's many games end only its own
 
     @property
     def state(self) -> Any:
@@ -182,13 +184,14 @@ class Sessions:
     """
 
     def __init__(self, workers: int = 8, idle_seconds: float = 1800.0,
-                 most: int = 500) -> None:
+                 most: int = 500, most_per_client: int = 50) -> None:
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="aviary-tools")
         self.workers = workers
         self._searches: ProcessSearches | None = None
         self.idle_seconds = idle_seconds
-        self.most = most
+        self.most, self.most_per_client = most, most_per_client
         self._sessions: dict[str, GameSession] = {}
+        self._lock = threading.Lock()  # `create` runs off the event loop, in `pool`
         self.lateness = 0.0  # seconds searches have lately come back past their deadline
 
     def __len__(self) -> int:
@@ -196,7 +199,10 @@ class Sessions:
 
     def create(self, name: str, options: dict[str, Any], board: str | None = None,
                player: str | None = None, max_plies: int = 0,
-               seed: int | None = None) -> GameSession:
+               seed: int | None = None, owner: str = "") -> GameSession:
+        """A new game. A client (`owner`) with `most_per_client` games open loses its own
+        least recently used one; when `most` games are open in all, idle ones are closed
+        and, if none is idle, 503: nobody's game is ended by someone else's."""
         if name not in registry.GAMES or registry.GAMES[name].game is None:
             known = ", ".join(spec.name for spec in registry.board_games())
             raise SessionError(404, f"unknown board game {name!r}; known: {known}")
@@ -207,16 +213,20 @@ class Sessions:
             game = spec.game_class().from_text({k: str(v) for k, v in options.items()})
         except ValueError as error:
             raise SessionError(400, str(error)) from None
-        self.reclaim()
-        if len(self._sessions) >= self.most:
-            oldest = min(self._sessions.values(), key=lambda s: s.last_used)
-            self.close(oldest.id)
         session = GameSession(secrets.token_urlsafe(12), spec, game, [game.start()],
-                              max_plies=max_plies, rng=random.Random(seed))
+                              max_plies=max_plies, rng=random.Random(seed), owner=owner)
         if board is not None:
             session.set_position(board, player if player is not None else game.labels[0])
         session._play_chance()
-        self._sessions[session.id] = session
+        with self._lock:
+            self.reclaim()
+            own = [s for s in self._sessions.values() if s.owner == owner]
+            if len(own) >= self.most_per_client:
+                self.close(min(own, key=lambda s: s.last_used).id)
+            elif len(self._sessions) >= self.most:
+                raise SessionError(503, f"the server has {self.most} games open; "
+                                        "try again when some have ended")
+            self._sessions[session.id] = session
         return session
 
     def get(self, session_id: str) -> GameSession:
@@ -234,7 +244,7 @@ class Sessions:
     def reclaim(self, now: float | None = None) -> int:
         """Close sessions idle longer than `idle_seconds`; how many were closed."""
         now = time.monotonic() if now is None else now
-        idle = [s.id for s in self._sessions.values()
+        idle = [s.id for s in list(self._sessions.values())
                 if not s.thinking and now - s.last_used > self.idle_seconds]
         for session_id in idle:
             self.close(session_id)

@@ -1,8 +1,9 @@
 """Routes of the tools' pages: classify, horizon and the arena.
 
 classify explains one text with the model `serve` was given (or trained at
-start). horizon takes a photo (at most `upload_limit` bytes), keeps the last
-few decoded in memory, and answers the three ridge lines for a clicked point.
+start). horizon takes a photo (at most `upload_limit` bytes and the command's pixel
+limit), decodes it off the event loop, keeps the last few in memory (at most
+`PIXELS_KEPT` pixels in all), and answers the three ridge lines for a clicked point.
 The arena page reads a tournament database read-only, afresh on every request,
 so it follows a tournament that is still being played.
 """
@@ -25,11 +26,14 @@ from fastapi import FastAPI, HTTPException, Request
 from pydantic import BaseModel
 
 from aviary.games.base import Game
+from aviary.horizon.photo import MAX_MEGAPIXELS
 from aviary.web import boards
 from aviary.web.config import AppConfig
 
 MAX_TEXT = 2000  # characters of a text to classify
 PHOTOS_KEPT = 8
+# pixels of the photos kept (3 bytes each): two of the largest, or more smaller ones
+PIXELS_KEPT = 2 * MAX_MEGAPIXELS * 1_000_000
 
 
 class ClassifyRequest(BaseModel):
@@ -95,10 +99,12 @@ def add_routes(app: FastAPI, config: AppConfig) -> None:
                 raise HTTPException(413, f"photo too large: at most {limit // 1024} KB")
         if not data:
             raise HTTPException(400, "send the photo's bytes as the request body")
-        rgb = _decode_photo(bytes(data))
+        loop = asyncio.get_running_loop()  # decoding takes a second or so: not on the loop
+        rgb = await loop.run_in_executor(app.state.sessions.pool, _decode_photo, bytes(data))
         photo_id = secrets.token_urlsafe(9)
         photos[photo_id] = rgb
-        while len(photos) > PHOTOS_KEPT:
+        while len(photos) > 1 and (len(photos) > PHOTOS_KEPT or sum(
+                photo.shape[0] * photo.shape[1] for photo in photos.values()) > PIXELS_KEPT):
             photos.popitem(last=False)
         return {"id": photo_id, "height": int(rgb.shape[0]), "width": int(rgb.shape[1])}
 
@@ -192,15 +198,15 @@ def _finite(value: Any) -> Any:
 
 
 def _decode_photo(data: bytes) -> np.ndarray:
-    from PIL import Image, UnidentifiedImageError
+    """The uploaded photo's pixels; 413 beyond `aviary horizon`'s pixel limit, 400 if unreadable."""
+    from aviary.horizon.photo import PhotoTooLarge, read_rgb
 
     try:
-        with Image.open(io.BytesIO(data)) as image:
-            if image.width * image.height > 40_000_000:
-                raise HTTPException(413, "photo has too many pixels (at most 40 million)")
-            return np.asarray(image.convert("RGB"))
-    except (UnidentifiedImageError, OSError, ValueError) as error:
-        raise HTTPException(400, f"not a readable image ({error})") from None
+        return read_rgb(io.BytesIO(data), "the photo")
+    except PhotoTooLarge as error:
+        raise HTTPException(413, str(error)) from None
+    except (OSError, ValueError) as error:  # PhotoUnreadable is a ValueError
+        raise HTTPException(400, str(error)) from None
 
 
 def open_read_only(path: Path) -> Any:

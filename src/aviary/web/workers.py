@@ -11,20 +11,28 @@ the server, so engines stay compiled and their tables warm.
 Positions cross as the game's one-line encoding (`Game.encode`), moves as their
 notation; each depth's report comes back on one queue, tagged with its search.
 The stop flags are one shared array, a slot per running search: the server sets
-a slot for "move now", undo or a closed tab, and the search polls it.
+a slot for "move now", undo or a closed tab, and the search polls it. The array is
+anonymous shared memory handed to each worker as it starts (nothing named in
+/dev/shm to leak). The workers die with the server (a parent-death signal, so even
+`kill -9` of the server leaves none), ignore Ctrl-C (a terminal sends it to the whole
+group: the server stops them itself), and are ended by `shutdown`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import multiprocessing
+import os
 import queue
+import signal
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass
-from multiprocessing import shared_memory
 from typing import Any
 
 import numpy as np
@@ -52,15 +60,19 @@ class Thought:
 # --- in the worker processes ---------------------------------------------------------------
 
 _flags: np.ndarray | None = None
-_memory: shared_memory.SharedMemory | None = None
 _reports: Any = None
 _engines: dict[tuple[str, str, tuple[tuple[str, Any], ...]], tuple[Any, Any]] = {}
+_PR_SET_PDEATHSIG = 1
 
 
-def _start_worker(memory_name: str, reports: Any) -> None:
-    global _flags, _memory, _reports
-    _memory = shared_memory.SharedMemory(name=memory_name)
-    _flags = np.ndarray((SLOTS,), dtype=np.int64, buffer=_memory.buf)
+def _start_worker(flags: Any, reports: Any) -> None:
+    global _flags, _reports
+    if sys.platform.startswith("linux"):  # die with the server, however it ends
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() == 1:  # the server ended before the line above: too late to ask
+            os._exit(0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    _flags = np.frombuffer(flags, dtype=np.int64)
     _reports = reports
 
 
@@ -108,13 +120,14 @@ class ProcessSearches:
 
     def __init__(self, processes: int) -> None:
         context = multiprocessing.get_context("spawn")  # the server has threads: no fork
-        self._memory = shared_memory.SharedMemory(create=True, size=SLOTS * 8)
-        self.flags = np.ndarray((SLOTS,), dtype=np.int64, buffer=self._memory.buf)
+        self._shared = context.RawArray("q", SLOTS)
+        self.flags = np.frombuffer(self._shared, dtype=np.int64)
         self.flags[:] = 0
         self._reports = context.Queue()
+        self._reports.cancel_join_thread()  # the server only reads it
         self.pool = ProcessPoolExecutor(processes, mp_context=context,
                                         initializer=_start_worker,
-                                        initargs=(self._memory.name, self._reports))
+                                        initargs=(self._shared, self._reports))
         self._free = deque(range(SLOTS))  # first in, first out: a slot rests before reuse
         self._listeners: dict[int, Callable[[dict[str, Any]], None]] = {}
         self._next_id = 0
@@ -164,12 +177,29 @@ class ProcessSearches:
              settings: tuple[tuple[str, Any], ...]) -> Future[Any]:
         return self.pool.submit(warm, spec_game, spec_engine, settings)
 
-    def shutdown(self) -> None:
+    def shutdown(self, wait: float = 5.0) -> None:
+        """Stop every search and end the engine processes (within `wait` seconds, then kill).
+
+        A worker may be busy for a minute (compiling an engine at start): it is not
+        waited for but terminated; `_processes` is private, but the only way before
+        Python 3.14's `terminate_workers()`.
+        """
         self._closed = True
         self.flags[:] = 1
+        processes = list((getattr(self.pool, "_processes", None) or {}).values())
         self.pool.shutdown(wait=False, cancel_futures=True)
-        self._memory.close()
-        self._memory.unlink()
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        deadline = time.monotonic() + wait
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(max(0.0, deadline - time.monotonic()))
+                if process.is_alive():
+                    process.kill()
+                    process.join(1.0)
+        self._reader.join(1.0)
+        self._reports.close()
 
 
 # --- the search itself -------------------------------------------------------------------

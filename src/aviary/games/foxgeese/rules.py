@@ -56,6 +56,8 @@ ARMS: tuple[tuple[str, frozenset[int]], ...] = (
     ("left", frozenset(r * SIZE + c for r in (2, 3, 4) for c in (0, 1))),
     ("right", frozenset(r * SIZE + c for r in (2, 3, 4) for c in (5, 6))),
 )
+# the centre's nine points, in no arm: the shrinking board never closes them
+CENTRE = frozenset(r * SIZE + c for r in (2, 3, 4) for c in (2, 3, 4))
 SHRINK_AT = (8, 4)  # animals left at the end of a round that close an arm
 
 _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
@@ -100,6 +102,11 @@ class Position:
                 row, col = divmod(point, SIZE)
                 raise ValueError(f"point {square_name(row, col)} (row {row}, column {col}) "
                                  f"is off the cross and must be '#'")
+        for point in CENTRE:
+            if self.board[point] == HOLE:
+                row, col = divmod(point, SIZE)
+                raise ValueError(f"point {square_name(row, col)} (row {row}, column {col}) "
+                                 f"is in the centre, which never closes: it cannot be '#'")
         for name, arm in ARMS:
             closed = sum(self.board[p] == HOLE for p in arm)
             if 0 < closed < len(arm):

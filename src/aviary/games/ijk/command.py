@@ -4,6 +4,7 @@
         plays a game: UPPER and LOWER are `ai` or `human`, MODE `det` or
         `nondet`; prints `+ played: U` and the board after every move and
         `Winner was: X` (`+`, `-` or `tie`) at the end, like the course's ijk.py.
+        A human types a move letter, or q to quit.
     aviary ijk move PLAYER BOARD MODE SECONDS [--variant V]
         the arena's contract for IJK programs: prints better and better move
         letters, the last line counts, and exits before SECONDS have passed
@@ -15,20 +16,29 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Sequence
+from functools import partial
 
 from aviary.errors import ArgumentParser, UsageError
 from aviary.games.base import IllegalMove
+from aviary.games.engine import interruptible
 from aviary.games.ijk import rules
+from aviary.search.clock import check_seconds
 
 
 def _parser() -> ArgumentParser:
-    parser = ArgumentParser(prog="aviary ijk", description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(
+        prog="aviary ijk", description=__doc__.split("\n\n")[0],
+        usage="aviary ijk UPPER LOWER MODE [--variant V] [--seconds S] [--seed N] "
+              "[--max-moves M]\n       aviary ijk move PLAYER BOARD MODE SECONDS [--variant V]",
+        epilog="`aviary ijk move ...` plays one move for a course grader or the arena: it "
+               "prints better and better move letters (the last line counts) and exits "
+               "before SECONDS have passed.")
     parser.add_argument("upper", choices=("ai", "human"), help="who plays + (upper case)")
     parser.add_argument("lower", choices=("ai", "human"), help="who plays - (lower case)")
     parser.add_argument("mode", choices=("det", "nondet"), help="where the new tile goes")
     parser.add_argument("--variant", choices=("course", "handout"), default="course")
     parser.add_argument("--seconds", type=float, default=1.0,
-                        help="thinking time of an ai per move (default 1)")
+                        help="thinking time of an ai per move (default 1, at most 86400)")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of the new tiles' cells in nondet mode (default: random)")
     parser.add_argument("--max-moves", type=int, default=100_000,
@@ -41,13 +51,19 @@ def show(game: rules.IJK, position: rules.Position) -> str:
     return "\n".join(" ".join(position.board[r * n:(r + 1) * n]) for r in range(n))
 
 
-def human_move(game: rules.IJK, position: rules.Position) -> rules.Move:
+QUIT = ("q", "quit")
+
+
+def human_move(game: rules.IJK, position: rules.Position) -> rules.Move | None:
+    """The move a person types, or None when they type `q` (quit)."""
     letters = "/".join(str(move) for move in game.legal_moves(position))
     while True:
-        print(f"{position.player} to move ({letters}): ", end="", flush=True)
+        print(f"{position.player} to move ({letters}, q to quit): ", end="", flush=True)
         line = sys.stdin.readline()
         if not line:
-            raise UsageError("input ended before the game did")
+            raise UsageError("input ended before the game did (type q to quit)")
+        if line.strip().lower() in QUIT:
+            return None
         try:
             return game.parse_move(position, line)
         except IllegalMove as error:
@@ -56,8 +72,12 @@ def human_move(game: rules.IJK, position: rules.Position) -> rules.Move:
 
 def play_game(argv: Sequence[str]) -> int:
     args = _parser().parse_args(list(argv))
-    if not args.seconds > 0:
-        raise UsageError(f"--seconds must be positive, got {args.seconds}")
+    try:
+        check_seconds(args.seconds, "--seconds")
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if args.max_moves < 1:
+        raise UsageError(f"--max-moves must be at least 1, got {args.max_moves}")
     game = rules.IJK(variant=args.variant, mode=args.mode)
     rng = random.Random(args.seed)
     players = {"+": args.upper, "-": args.lower}
@@ -75,10 +95,14 @@ def play_game(argv: Sequence[str]) -> int:
             continue
         mover = position.player
         if players[mover] == "human":
-            move = human_move(game, position)
+            typed = human_move(game, position)
+            if typed is None:
+                print(f"{mover} quit", flush=True)
+                return 0
+            move = typed
         else:
             assert engine is not None
-            move = engine.best_move(position, time=args.seconds)
+            move = interruptible(partial(engine.best_move, position, time=args.seconds))
         position = game.play(position, move)
         if game.is_chance(position):
             position = game.play(position, game.sample_chance(position, rng))

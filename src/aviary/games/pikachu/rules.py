@@ -36,6 +36,10 @@ Square = int
 EMPTY = "."
 PIECES = "wbWB"
 MIN_N = 7
+# The largest board every front end handles (the terminal, a browser page, the arena, a course
+# command line whose BOARD is N*N characters): a 64x64 game starts in well under a second in
+# each, and boards beyond KERNEL_MAX_N are played by the rules-only quick player.
+MAX_N = 64
 KERNEL_MAX_N = 32  # the compiled kernels' limit (kernels.py); larger boards: rules only
 
 # (row step, column step): forward is resolved per player, then left/right, then back.
@@ -63,8 +67,8 @@ class Position:
     player: Player
 
     def __post_init__(self) -> None:
-        if self.n < MIN_N:
-            raise ValueError(f"board size n must be at least {MIN_N}, got {self.n}")
+        if not MIN_N <= self.n <= MAX_N:
+            raise ValueError(f"board size n must be from {MIN_N} to {MAX_N}, got {self.n}")
         if len(self.board) != self.n * self.n:
             raise ValueError(
                 f"board must have n*n = {self.n * self.n} characters for n={self.n}, "
@@ -218,7 +222,7 @@ class Pikachu(Game[Position, Move]):
     name = "pikachu"
     title = "Pikachu"
     labels = ("w", "b")
-    options = (Option("n", 8, "board size n x n", minimum=MIN_N),)
+    options = (Option("n", 8, "board size n x n", minimum=MIN_N, maximum=MAX_N),)
     course_usage = "N PLAYER BOARD SECONDS"
     symbols = EMPTY + PIECES
 
@@ -281,9 +285,10 @@ class Pikachu(Game[Position, Move]):
         try:
             n = int(size)
         except ValueError:
-            raise ValueError(f"N must be an integer >= {MIN_N}, got {size!r}") from None
-        if n < MIN_N:
-            raise ValueError(f"N must be an integer >= {MIN_N}, got {n}")
+            raise ValueError(
+                f"N must be an integer from {MIN_N} to {MAX_N}, got {size!r}") from None
+        if not MIN_N <= n <= MAX_N:
+            raise ValueError(f"N must be an integer from {MIN_N} to {MAX_N}, got {n}")
         if len(board) != n * n:
             raise ValueError(f"BOARD must have N*N = {n * n} characters, got {len(board)}")
         game = cls(n=n)

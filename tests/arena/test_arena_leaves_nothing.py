@@ -1,0 +1,88 @@
+"""`kill -9` or Ctrl-C of a real `aviary arena run` leaves no process and no temporary folder.
+
+The arena runs with its own TMPDIR, so the moves' working folders it makes are the only
+entries there; its processes are found by that TMPDIR in their environment (workers and
+the folders' cleaner inherit it) or by the test folder in their command line (the moves'
+programs, which get a clean environment).
+"""
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from arena_programs import write_programs
+
+SETTLE = 5.0  # seconds "within a few seconds" allows for the processes to go
+
+
+def processes_of(marker: str) -> list[int]:
+    """Live processes with `marker` in their command line or environment (a /proc scan)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            seen = (Path(f"/proc/{entry}/cmdline").read_bytes()
+                    + Path(f"/proc/{entry}/environ").read_bytes())
+            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in seen and state != "Z":
+            found.append(int(entry))
+    return found
+
+
+def start(tmp_path: Path) -> tuple[subprocess.Popen, Path]:
+    """An arena whose two workers are each in the middle of a move of a slow program."""
+    commands = write_programs(tmp_path)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    arena = subprocess.Popen(
+        [sys.executable, "-m", "aviary", "arena", "run", "--time", "20", "--games", "4",
+         "--max-plies", "6", "--jobs", "2", "--db", str(tmp_path / "results.sqlite"),
+         f"sleepy={commands['sleeper']}", f"sleepier={commands['sleeper']}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        env={**os.environ, "TMPDIR": str(scratch)})
+    deadline = time.monotonic() + 120
+    while len(processes_of(str(tmp_path / "sleeper.py"))) < 2:  # both workers in a move
+        assert arena.poll() is None, arena.stderr.read() if arena.stderr else ""
+        assert time.monotonic() < deadline, "no move started"
+        time.sleep(0.05)
+    return arena, scratch
+
+
+def settle(scratch: Path, tmp_path: Path) -> tuple[list[int], list[str]]:
+    """The processes and folders still there after up to SETTLE seconds (then killed)."""
+    deadline = time.monotonic() + SETTLE
+    while True:
+        left = sorted(set(processes_of(str(scratch)) + processes_of(str(tmp_path))))
+        folders = sorted(path.name for path in scratch.iterdir())
+        if (not left and not folders) or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    for pid in left:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return left, folders
+
+
+@pytest.mark.slow
+def test_kill_9_of_the_arena_leaves_no_process_and_no_folder(tmp_path):
+    arena, scratch = start(tmp_path)
+    os.kill(arena.pid, signal.SIGKILL)  # the arena alone, as `kill -9 PID` does
+    arena.communicate(timeout=30)
+    assert settle(scratch, tmp_path) == ([], [])
+
+
+@pytest.mark.slow
+def test_ctrl_c_of_the_arena_leaves_no_process_and_no_folder(tmp_path):
+    arena, scratch = start(tmp_path)
+    os.killpg(arena.pid, signal.SIGINT)  # the whole group, as a terminal's Ctrl-C does
+    _, err = arena.communicate(timeout=30)
+    assert arena.returncode == 130 and "Traceback" not in err, err
+    assert settle(scratch, tmp_path) == ([], [])
