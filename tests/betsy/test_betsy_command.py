@@ -2,6 +2,7 @@
 
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -36,7 +37,7 @@ def run(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Compl
 def answers(player: str, board: str, seconds: float, *options: str, **kwargs) -> list[str]:
     result, elapsed = run(player, board, str(seconds), *options, **kwargs)
     assert result.returncode == 0, result.stderr
-    assert result.stderr == ""
+    assert re.fullmatch(r"(engine|table|fallback) \(.+\)\n", result.stderr), result.stderr
     lines = result.stdout.splitlines()
     assert lines and result.stdout.endswith("\n")  # no partial last line
     position = rules.parse(board, player, "diagonal" in options)
