@@ -3,17 +3,21 @@
 Contract (the course grader kills the program at SECONDS and takes the last line):
 every printed line is a complete, flushed answer (for board games, the board after
 the move); the first comes from the game's rules-only quick player in milliseconds,
-before numba has even loaded; then an engine process prints a better answer after
-each deeper search and this process passes on each legal one. It exits on its own
-`margin(SECONDS)` before SECONDS have passed since the *process* started,
-interpreter start-up included. Bad input: one line, exit 2; a finished game or a
-player with no legal move: one line, exit 1.
+before numba has even loaded; then the engine prints a better answer after each
+deeper search and this process passes on each legal one. Until the engine's first
+answer, the rules-only fallback search (`aviary.games.fallback`, in a forked process)
+answers instead. It exits on its own `margin(SECONDS)` before SECONDS have passed
+since the *process* started, interpreter start-up included, with one line on stderr
+saying what gave the last answer: `engine (depth D, score S, nodes N)`,
+`table (win in 7)` or `fallback (depth D, ...)`. Bad input: one line, exit 2; a
+finished game or a player with no legal move: one line, exit 1.
 
 A game takes part by its registry entry: its `Game.parse_course` reads the
-arguments, its `quick` player gives the first answer, its main engine thinks: in a
-warm engine server if one runs (`aviary warm start`, see `aviary.warm`), else in a
-child process started first thing (its cost is loading numba: about 0.5 s of CPU).
-"""
+arguments, its `quick` player gives the first answer, its `evaluation` guides the
+fallback, its main engine thinks: in a warm engine server if one runs (see
+`aviary.warm`; a command that finds none starts one as it exits, unless
+AVIARY_NO_WARM=1), else in a child process started first thing (its cost is loading
+numba: about 0.5 s of CPU)."""
 
 from __future__ import annotations
 

@@ -7,16 +7,21 @@ server keeps every registered game's engine loaded and answers course commands o
 a Unix socket: the command prints its quick answer, sends the position, and relays
 the engines's better answers as they come, within milliseconds of starting.
 
-The server is started explicitly (`aviary warm start`) and ends after `--idle`
-minutes without a request, or on `aviary warm stop`. A course command that finds no
-server runs its engine in a child process as before. The socket lives in a private
-directory of the user (`/tmp/aviary-UID/`, or `AVIARY_WARM_DIR`; mode 0700, ownership
-checked before use).
+The server starts itself: a course command that finds none starts one as it exits
+(`AVIARY_NO_WARM=1` turns this off; it ends after AUTO_IDLE_MINUTES idle). `aviary
+warm start` starts one by hand (ends after `--idle` minutes); `aviary warm stop` ends
+it. A course command that finds no server runs its engine in a child process. The
+socket lives in a private directory of the user (`/tmp/aviary-UID/`, or
+`AVIARY_WARM_DIR`; mode 0700, ownership checked before use), beside `warm.lock` (one
+server per directory) and `warm.log`.
 
-Protocol: one JSON line per connection, {"game", "settings", "state", "deadline"}
-(deadline on the system's monotonic clock, which all processes share), answered by
-one answer line per completed depth; {"command": "stop" | "status"} for control.
-A client that goes away stops its search (the next write fails and sets its flag).
+Protocol: one JSON line per connection, {"game", "settings", "state", "deadline",
+"code"} (deadline on the system's monotonic clock, which all processes share; code:
+`code_digest()`), answered by one JSON line per completed depth ({"answer", "depth",
+"score", "nodes"}) and {"done": true} when the search ends by itself; a request
+with another code digest gets {"refused": ...} (and a server whose own files changed
+on disk stops). {"command": "stop" | "status"} for control. A client that goes away
+stops its search (the next write fails and sets its flag).
 """
 
 from __future__ import annotations
