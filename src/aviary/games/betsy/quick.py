@@ -45,5 +45,26 @@ def best_move(position: rules.Position) -> rules.Move:
 
 
 def evaluate(position: rules.Position) -> float:
-    """Material for White minus Black's: the fallback search's static value (for player 0)."""
-    return material(position, "w") - material(position, "b")
+    """Material for White minus Black's, plus pressure on the Kingfishers: the fallback
+    search's static value (for player 0). Pressure (pieces near the enemy Kingfisher,
+    and that Kingfisher near an edge when behind) makes a shallow search close in on
+    it instead of shuffling pieces while the material stays level."""
+    board = position.board
+    kingfishers = {"w": board.find("K"), "b": board.find("k")}
+    total = material(position, "w") - material(position, "b")
+    lead = total
+    for player, sign in (("w", 1.0), ("b", -1.0)):
+        target = kingfishers[rules.opponent(player)]
+        if target < 0:
+            continue
+        row, col = divmod(target, 8)
+        near = 0.0
+        for square, piece in enumerate(board):
+            if piece in "PpKk." or rules.owner(piece) != player:
+                continue
+            r, c = divmod(square, 8)
+            near += 7 - max(abs(r - row), abs(c - col))
+        edge = 3 - min(row, col, 7 - row, 7 - col)  # 0 in the centre, 3 on an edge
+        ahead = sign * lead > 2
+        total += sign * (0.03 * near + (0.15 * edge if ahead else 0.0))
+    return total
