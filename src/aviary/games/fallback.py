@@ -116,15 +116,12 @@ class Fallback(Generic[State, Move]):
         return (WIN - ply) if ended.winner == 0 else -(WIN - ply)
 
     def _ordered(self, state: State, moves: list[Move], sign: float) -> list[Move]:
-        """Moves best first for the player to move (`sign` 1 for player 0) by static value."""
-        game = self.game
-
-        def static(move: Move) -> float:
-            after = game.play(state, move)
-            ended = self._finished(after, 1)
-            return sign * (ended if ended is not None else self.evaluate(after))
-
-        return sorted(moves, key=static, reverse=True)
+        """Moves best first for the player to move (`sign` 1 for player 0) by the static
+        value after them (not asking whether the game ended: that costs a move
+        generation, and the search below sees it anyway)."""
+        game, evaluate = self.game, self.evaluate
+        return sorted(moves, key=lambda move: sign * evaluate(game.play(state, move)),
+                      reverse=True)
 
     def _search(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The value of `state` for player 0: minimax with alpha-beta within [alpha, beta]."""
