@@ -103,9 +103,11 @@ def test_without_a_server_the_engine_child_answers_and_nothing_is_left(env):
     result = aviary_run("pikachu", "8", "w", START, "4", env=env)
     assert result.returncode == 0 and last_line(result.stderr).startswith("engine ("), \
         result.stderr
-    leftovers = subprocess.run(["pgrep", "-f", f"aviary.course --think pikachu .*{START}"],
-                               capture_output=True, text=True).stdout.split()
-    assert leftovers == []
+    for pattern in (f"aviary.course --think pikachu .*{START}",  # the engine child
+                    f"aviary pikachu 8 w {START} 4"):  # the forked fallback
+        leftovers = subprocess.run(["pgrep", "-f", pattern], capture_output=True,
+                                   text=True).stdout.split()
+        assert leftovers == []
     assert status(env) is None  # AVIARY_NO_WARM=1: none was started
 
 
