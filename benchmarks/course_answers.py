@@ -7,7 +7,9 @@ positions, with numba's import slowed by `--slow` seconds (a `sitecustomize` on
 PYTHONPATH that sleeps before `import numba`, used only here), twice:
 
 - cold: no warm server (`AVIARY_NO_WARM=1`): the engine loads in a child process;
-- warm: with a warm server started beforehand in a private folder (and stopped after).
+- warm: with a warm server started beforehand in a private folder (and stopped after);
+- auto: as a user runs it: no server at first, the first command starts one as it
+  exits (in a private folder; stopped after), the later ones find it once it listens.
 
 It counts the word in each command's last stderr line (`engine`, `table`, `fallback`)
 and prints the share of engine-or-table answers per game and setting, with the load.
@@ -97,6 +99,8 @@ def main() -> None:
             [folder, *filter(None, [os.environ.get("PYTHONPATH")])]))
         cold = dict(base, AVIARY_NO_WARM="1")
         warm = dict(base, AVIARY_NO_WARM="1", AVIARY_WARM_DIR=str(Path(folder) / "warm"))
+        auto = {key: value for key, value in warm.items() if key != "AVIARY_NO_WARM"}
+        auto["AVIARY_WARM_DIR"] = str(Path(folder) / "auto")
         print(f"load {os.getloadavg()[0]:.1f} at the start; SECONDS={args.seconds:g}, "
               f"numba's import slowed by {args.slow:g} s")
         tallies: dict[tuple[str, str], collections.Counter[str]] = {}
@@ -104,7 +108,7 @@ def main() -> None:
         cases = [(case, positions(case[0], case[2], case[3], args.positions, args.seed,
                                        args.seconds))
                  for case in CASES]
-        for setting, env in (("cold", cold), ("warm", warm)):
+        for setting, env in (("cold", cold), ("warm", warm), ("auto", auto)):
             if setting == "warm":
                 subprocess.run([sys.executable, "-m", "aviary", "warm", "start", "--idle", "10"],
                                check=True, capture_output=True, env=env)
@@ -117,7 +121,7 @@ def main() -> None:
                         tally[word] += 1
                         slowest[label, setting] = max(slowest.get((label, setting), 0.0), took)
             finally:
-                if setting == "warm":
+                if setting != "cold":
                     subprocess.run([sys.executable, "-m", "aviary", "warm", "stop"],
                                    capture_output=True, env=env)
         print(f"{'game':<16}{'setting':<8}{'engine or table':>16}  {'answers':<36}slowest exit")
