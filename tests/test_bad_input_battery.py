@@ -89,6 +89,13 @@ CASES: list[tuple[str, str]] = [
     ("pikachu 8 w ... 1", "BOARD must have"),
     (f"pikachu 8 w {START8} -1", "SECONDS must be a positive number"),
     (f"pikachu 8 w {START8} inf", "SECONDS must be a positive number"),
+    # SECONDS beyond a day (the clocks' arithmetic overflows near 1e308)
+    (f"pikachu 8 w {START8} 1e308", "SECONDS must be at most 86400"),
+    ("betsy w RNBQKBNRPPPPPPPP" + "." * 32 + "pppppppprnbqkbnr 1e308",
+     "SECONDS must be at most 86400"),
+    ("foxgeese f ##...####...##..........F...GGGGGGG##GGG####GGG## 1e308",
+     "SECONDS must be at most 86400"),
+    ("ijk move + A" + "." * 35 + " det 1e308", "SECONDS must be at most 86400"),
     # sebastian
     ("sebastian", "required"),
     ("sebastian play --games 0", "--games must be at least 1"),

@@ -1,75 +1,223 @@
-"""The warm engine server: course commands find it, its engine answers, stop ends it."""
+"""The warm engine server: course commands find it, its engine answers, stop ends it; it
+starts itself, refuses other code, and a bad AVIARY_WARM_DIR is one line.
+
+Every server here lives in a private AVIARY_WARM_DIR and is stopped (or killed by its pid)
+before its test ends.
+"""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
+import aviary
 from aviary.games import registry
+from aviary.games.fallback import Fallback
 
 START = "........wwwwwwwwwwwwwwww................bbbbbbbbbbbbbbbb........"
+SLOW_NUMBA = """
+import importlib.abc, sys, time
+class _Never(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "numba":
+            time.sleep(600)
+sys.meta_path.insert(0, _Never())
+"""
 
 
-def aviary(*args: str, env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess:
+def aviary_run(*args: str, env: dict[str, str],
+               timeout: float = 300) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "aviary", *args], capture_output=True,
                           text=True, env=env, timeout=timeout, stdin=subprocess.DEVNULL)
 
 
+def status(env: dict[str, str]) -> dict | None:
+    result = aviary_run("warm", "status", env=env)
+    return json.loads(result.stdout) if result.returncode == 0 else None
+
+
+def wait_until(condition, seconds: float = 300, what: str = "") -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {seconds} s for {what}"
+        time.sleep(0.3)
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie waiting for its reaper is gone too
+        return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+
+
 @pytest.fixture
 def env(tmp_path):
+    """A private warm folder; whatever server runs there is stopped at the end."""
     directory = tmp_path / "warm"
-    environment = dict(os.environ, AVIARY_WARM_DIR=str(directory), AVIARY_COURSE_TRACE="1")
+    environment = dict(os.environ, AVIARY_WARM_DIR=str(directory))
+    environment.pop("AVIARY_NO_WARM", None)
     yield environment
-    aviary("warm", "stop", env=environment)
+    running = status(environment)
+    aviary_run("warm", "stop", env=environment)
+    if running is not None:
+        wait_until(lambda: gone(running["pid"]), 60, "the server to stop")
+
+
+def last_line(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    return lines[-1] if lines else ""
 
 
 def test_course_commands_use_the_warm_server_and_stop_ends_it(env):
-    assert aviary("warm", "status", env=env).returncode == 1  # none yet
-    started = aviary("warm", "start", "--idle", "5", env=env)
+    env = dict(env, AVIARY_NO_WARM="1")
+    assert aviary_run("warm", "status", env=env).returncode == 1  # none yet
+    started = aviary_run("warm", "start", "--idle", "5", env=env)
     assert started.returncode == 0, started.stderr
     assert os.stat(env["AVIARY_WARM_DIR"]).st_mode & 0o077 == 0  # private to the user
+    game = registry.make("pikachu")
     for _ in range(2):
-        result = aviary("pikachu", "8", "w", START, "3", env=env)
+        result = aviary_run("pikachu", "8", "w", START, "3", env=env)
         assert result.returncode == 0, result.stderr
-        game = registry.make("pikachu")
         assert result.stdout.splitlines()[-1] in game.answers(game.parse(START, "w"))
-        assert "engine answer at" in result.stderr
-    status = aviary("warm", "status", env=env)
-    assert status.returncode == 0 and '"served": 2' in status.stdout
-    assert aviary("warm", "stop", env=env).stdout.strip() == "stopping"
-    deadline = time.monotonic() + 30
-    while aviary("warm", "status", env=env).returncode != 1:
-        assert time.monotonic() < deadline, "the server did not stop"
-        time.sleep(0.2)
+        assert last_line(result.stderr).startswith("engine (depth ")
+    running = status(env)
+    assert running is not None and running["served"] == 2 and running["refused"] == 0
+    assert aviary_run("warm", "stop", env=env).stdout.strip() == "stopping"
+    assert aviary_run("warm", "stop", env=env).stdout.strip() == \
+        "no warm engine server is running"  # a second stop at once finds none
+    wait_until(lambda: gone(running["pid"]), 60, "the server to stop")
 
 
 def test_without_a_server_the_engine_child_answers_and_nothing_is_left(env):
-    result = aviary("pikachu", "8", "w", START, "4", env=env)
-    assert result.returncode == 0 and "engine answer at" in result.stderr
-    leftovers = subprocess.run(["pgrep", "-f", f"aviary.course --think pikachu .*{START}"],
-                               capture_output=True, text=True).stdout.split()
-    assert leftovers == []
+    env = dict(env, AVIARY_NO_WARM="1")
+    result = aviary_run("pikachu", "8", "w", START, "4", env=env)
+    assert result.returncode == 0 and last_line(result.stderr).startswith("engine ("), \
+        result.stderr
+    for pattern in (f"aviary.course --think pikachu .*{START}",  # the engine child
+                    f"aviary pikachu 8 w {START} 4"):  # the forked fallback
+        leftovers = subprocess.run(["pgrep", "-f", pattern], capture_output=True,
+                                   text=True).stdout.split()
+        assert leftovers == []
+    assert status(env) is None  # AVIARY_NO_WARM=1: none was started
+
+
+def test_a_course_command_that_finds_no_server_starts_one(env):
+    result = aviary_run("pikachu", "8", "w", START, "1", env=env)
+    assert result.returncode == 0, result.stderr
+    wait_until(lambda: status(env) is not None, 300, "the server to start")
+    running = status(env)
+    assert running["started_by"] == "a course command" and running["idle_minutes"] == 10
+    again = aviary_run("pikachu", "8", "w", START, "3", env=env)
+    assert last_line(again.stderr).startswith("engine ("), again.stderr
+    assert status(env)["served"] == 1
+
+
+def test_the_fallback_answers_while_the_engine_cannot_load(env, tmp_path):
+    """numba never loads here: the fallback search gives a forced win 3 plies deep, and
+    the command says so and stops at once (a forced win leaves nothing to wait for)."""
+    (tmp_path / "sitecustomize.py").write_text(SLOW_NUMBA)
+    env = dict(env, AVIARY_NO_WARM="1", PYTHONPATH=str(tmp_path))
+    board = "....KB.RNP.R..........p.b.P.P..Pp.b....p..ppPNpq........rn...knr"
+    started = time.monotonic()
+    result = aviary_run("betsy", "b", board, "30", env=env)
+    took = time.monotonic() - started
+    assert result.returncode == 0, result.stderr
+    assert last_line(result.stderr).startswith("fallback (depth 3, win in 3"), result.stderr
+    game = registry.make("betsy")
+    state = game.parse(board, "b")
+    reports = list(Fallback(game, registry.load(registry.spec("betsy").evaluation)).think(
+        state, time.monotonic() + 600))  # the same search in this process
+    assert result.stdout.splitlines()[-1] == game.answer(state, reports[-1].move)
+    assert took < 29  # it did not wait for the deadline
+
+
+def test_a_server_running_other_code_is_never_used(env, tmp_path):
+    """A server from another install (here: a copy of the package with one edit) refuses
+    the command, which answers with its own engine; when its own code changes on disk,
+    the server stops at the next request."""
+    env = dict(env, AVIARY_NO_WARM="1")
+    copy = tmp_path / "other"
+    shutil.copytree(Path(aviary.__file__).parent, copy / "aviary",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    edited = copy / "aviary" / "games" / "base.py"
+    edited.write_text(edited.read_text() + "\n# another version\n")
+    other = dict(env, PYTHONPATH=str(copy))
+    assert aviary_run("warm", "start", "--lazy", "--idle", "5", env=other).returncode == 0
+    running = status(env)
+    assert running is not None
+    result = aviary_run("pikachu", "8", "w", START, "4", env=env)
+    assert result.returncode == 0
+    assert last_line(result.stderr).startswith("engine ("), result.stderr  # its own engine
+    after = status(env)
+    assert after["served"] == 0 and after["refused"] == 1 and after["engines"] == []
+    edited.write_text(edited.read_text() + "# an upgrade\n")  # the server's code changes
+    aviary_run("pikachu", "8", "w", START, "1", env=other)
+    wait_until(lambda: gone(running["pid"]), 60, "the stale server to stop")
+
+
+def test_killing_the_server_mid_move_leaves_the_command_its_own_engine(env):
+    env = dict(env, AVIARY_NO_WARM="1")
+    assert aviary_run("warm", "start", "--idle", "5", env=env).returncode == 0
+    pid = status(env)["pid"]
+    started = time.monotonic()
+    command = subprocess.Popen([sys.executable, "-m", "aviary", "pikachu", "8", "w", START, "6"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        wait_until(lambda: (status(env) or {}).get("served") == 1, 60, "the request")
+        os.kill(pid, signal.SIGKILL)
+        out, err = command.communicate(timeout=60)
+    finally:
+        command.kill()
+        command.wait()
+    took = time.monotonic() - started
+    assert command.returncode == 0
+    assert last_line(err).startswith("engine ("), err
+    assert took > 4  # it played on to its deadline (about 5.6 s), not out at the kill
+    assert status(env) is None  # nothing answers on the dead server's socket
+
+
+@pytest.mark.parametrize("where", ["missing", "file", "long"])
+def test_a_bad_warm_folder_is_one_line_and_exit_2(env, tmp_path, where):
+    folder = {"missing": tmp_path / "no" / "such" / "folder", "file": tmp_path / "a-file",
+              "long": tmp_path / ("x" * 110)}[where]
+    (tmp_path / "a-file").write_text("")
+    env = dict(env, AVIARY_WARM_DIR=str(folder))
+    for args in (["warm", "start"], ["warm", "status"], ["warm", "stop"]):
+        result = aviary_run(*args, env=env, timeout=60)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+        assert "AVIARY_WARM_DIR" in result.stderr and "Traceback" not in result.stderr
+    course = aviary_run("pikachu", "8", "w", START, "1", env=env)  # the move is still made
+    assert course.returncode == 0 and course.stdout.strip(), course.stderr
+    assert not (tmp_path / "no").exists()
 
 
 def test_a_broken_request_does_not_bring_the_server_down(env):
-    assert aviary("warm", "start", "--idle", "5", env=env).returncode == 0
+    env = dict(env, AVIARY_NO_WARM="1")
+    assert aviary_run("warm", "start", "--lazy", "--idle", "5", env=env).returncode == 0
     import socket
 
     path = os.path.join(env["AVIARY_WARM_DIR"], "warm.sock")
-    for junk in (b"not json\n", b'{"game": "no-such-game"}\n', b"\n"):
+    for junk in (b"not json\n", b'{"game": "no-such-game"}\n', b"\n", b"[1]\n"):
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
             client.connect(path)
             client.sendall(junk)
             client.settimeout(10)
-            assert client.recv(100) == b""  # closed without an answer
-    assert aviary("warm", "status", env=env).returncode == 0
+            assert b"answer" not in client.recv(1000)  # no answer, maybe a refusal
+    assert aviary_run("warm", "status", env=env).returncode == 0
 
 
 def test_bad_arguments_are_one_line_and_exit_2(env):
-    for args in (["warm"], ["warm", "start", "--idle", "0"], ["warm", "restart"]):
-        result = aviary(*args, env=env)
+    for args in (["warm"], ["warm", "start", "--idle", "0"], ["warm", "restart"],
+                 ["warm", "start", "--idle", "1e308"]):
+        result = aviary_run(*args, env=env)
         assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr

@@ -3,23 +3,29 @@
 Contract (the course grader kills the program at SECONDS and takes the last line):
 every printed line is a complete, flushed answer (for board games, the board after
 the move); the first comes from the game's rules-only quick player in milliseconds,
-before numba has even loaded; then an engine process prints a better answer after
-each deeper search and this process passes on each legal one. It exits on its own
-`margin(SECONDS)` before SECONDS have passed since the *process* started,
-interpreter start-up included. Bad input: one line, exit 2; a finished game or a
-player with no legal move: one line, exit 1.
+before numba has even loaded; then the engine prints a better answer after each
+deeper search and this process passes on each legal one. Until the engine's first
+answer, the rules-only fallback search (`aviary.games.fallback`, in a forked process)
+answers instead. It exits on its own `margin(SECONDS)` before SECONDS have passed
+since the *process* started, interpreter start-up included, with one line on stderr
+saying what gave the last answer: `engine (depth D, score S, nodes N)`,
+`table (win in 7)` or `fallback (depth D, ...)`. Bad input: one line, exit 2; a
+finished game or a player with no legal move: one line, exit 1.
 
 A game takes part by its registry entry: its `Game.parse_course` reads the
-arguments, its `quick` player gives the first answer, its main engine thinks: in a
-warm engine server if one runs (`aviary warm start`, see `aviary.warm`), else in a
-child process started first thing (its cost is loading numba: about 0.5 s of CPU).
-"""
+arguments, its `quick` player gives the first answer, its `evaluation` guides the
+fallback, its main engine thinks: in a warm engine server if one runs (see
+`aviary.warm`; a command that finds none starts one as it exits, unless
+AVIARY_NO_WARM=1), else in a child process started first thing (its cost is loading
+numba: about 0.5 s of CPU)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
+import signal
 import socket
 import subprocess
 import sys
@@ -30,6 +36,7 @@ from aviary import warm
 from aviary.errors import NoMoveError, UsageError
 from aviary.games import registry
 from aviary.games.base import Game, OptionError
+from aviary.games.fallback import Fallback
 from aviary.search.clock import process_age
 
 # AVIARY_COURSE_TRACE=1: a line on stderr for each answer the engine relays (benchmarks)
@@ -53,18 +60,6 @@ def parse_arguments(name: str, argv: list[str]) -> tuple[Game[Any, Any], Any, fl
         return registry.spec(name).game_class().parse_course(argv)
     except (ValueError, OptionError) as error:
         raise UsageError(str(error)) from None
-
-
-class Printer:
-    """Prints whole answer lines, each at most once in a row, flushed at once."""
-
-    def __init__(self) -> None:
-        self.last: str | None = None
-
-    def line(self, text: str) -> None:
-        if text != self.last:
-            print(text, flush=True)
-            self.last = text
 
 
 def _die_with_parent() -> None:
@@ -112,7 +107,10 @@ def think(argv: list[str]) -> int:
     remaining = float(deadline) - time.monotonic()
     if remaining > 0.01:
         for report in engine.think(state, Limit(time=remaining), tables="cached"):
-            print(report.answer, flush=True)
+            sys.stdout.buffer.write(warm.engine_line(report))
+            sys.stdout.flush()
+    sys.stdout.buffer.write(warm.DONE)
+    sys.stdout.flush()
     return 0
 
 
@@ -122,6 +120,8 @@ class EngineChild:
     A child process, not a thread: loading numba's cached code holds the GIL for long
     stretches, which could make a thread-based watchdog wake up late.
     """
+
+    is_warm = False
 
     def __init__(self, name: str, game: Game[Any, Any], state: Any, deadline: float) -> None:
         command = [
@@ -141,15 +141,23 @@ class EngineChild:
 
 
 class WarmEngine:
-    """The same answers from a warm engine server (`aviary warm start`), when one runs."""
+    """The same answers from a warm engine server (`aviary warm start`), when one runs.
+
+    The request carries this command's code digest: a server running other code
+    (another install, or from before an upgrade) refuses it, and the command then
+    starts its own engine.
+    """
+
+    is_warm = True
 
     def __init__(self, connection: socket.socket, name: str, game: Game[Any, Any], state: Any,
                  deadline: float) -> None:
         self.connection = connection
         self.fd = connection.fileno()
         message = {"game": name, "settings": game.settings, "state": game.encode(state),
-                   "deadline": deadline}
-        connection.sendall((json.dumps(message) + "\n").encode())
+                   "deadline": deadline, "code": warm.code_digest()}
+        with contextlib.suppress(OSError):  # a server going away: the first read says so
+            connection.sendall((json.dumps(message) + "\n").encode())
 
     def read(self) -> bytes:
         try:
@@ -161,52 +169,160 @@ class WarmEngine:
         self.connection.close()  # the server stops this search at its next write
 
 
-def relay(source: EngineChild | WarmEngine, game: Game[Any, Any], state: Any, deadline: float,
-          printer: Printer) -> None:
-    """Pass on the engine's legal answers until the deadline, then close the engine.
+class FallbackChild:
+    """The rules-only fallback search (`aviary.games.fallback`) in a forked process.
 
-    This process only waits in `select`, so it stops on time however busy the engine is.
+    Forked, not a thread: the command process keeps waiting in `select` alone (never
+    for the GIL), and the search runs at a lower priority (`FALLBACK_NICENESS`) so
+    that it takes spare CPU, not the engine's while numba loads. It prints one JSON
+    line per completed depth; the command kills it once the engine has answered.
     """
+
+    def __init__(self, game: Game[Any, Any], state: Any, evaluate: Any,
+                 deadline: float) -> None:
+        read, write = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the search; it never returns into the command's code
+            try:
+                os.close(read)
+                _die_with_parent()
+                os.nice(FALLBACK_NICENESS)
+                for report in Fallback(game, evaluate).think(state, deadline):
+                    line = {"answer": game.answer(state, report.move),
+                            "describe": report.describe(),
+                            "won": report.proven and report.score > 0}
+                    os.write(write, json.dumps(line).encode() + b"\n")
+            finally:
+                os._exit(0)
+        os.close(write)
+        self.pid, self.fd = pid, read
+
+    def read(self) -> bytes:
+        return os.read(self.fd, 1 << 16)
+
+    def close(self) -> None:
+        if self.pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)  # reaped: no zombie left behind
+            os.close(self.fd)
+            self.pid = 0
+
+
+FALLBACK_NICENESS = 10
+
+
+class Answers:
+    """Prints whole answer lines, each at most once in a row, and remembers what gave
+    the last one: the line said on stderr at exit."""
+
+    def __init__(self) -> None:
+        self.last: str | None = None
+        self.source = "fallback (quick move)"
+
+    def give(self, text: str, source: str) -> None:
+        if text != self.last:
+            print(text, flush=True)
+            self.last = text
+        self.source = source
+
+
+class _Lines:
+    """Whole lines from a source's chunks."""
+
+    def __init__(self) -> None:
+        self.pending = b""
+
+    def feed(self, chunk: bytes) -> list[dict[str, Any]]:
+        *lines, self.pending = (self.pending + chunk).split(b"\n")
+        messages = []
+        for line in lines:
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(message, dict):
+                messages.append(message)
+        return messages
+
+
+def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name: str,
+          game: Game[Any, Any], state: Any, deadline: float, answers: Answers) -> None:
+    """Pass on the engine's and, until the engine's first answer, the fallback's legal
+    answers until the deadline; then close both.
+
+    This process only waits in `select`, so it stops on time however busy the
+    searches are. A warm server that goes away or refuses the request (other code) is
+    replaced by an engine child of our own; an engine child that dies leaves the
+    fallback. A forced win found by the fallback, or an engine search that ends by
+    itself, ends the command at once.
+    """
+    legal = game.answers(state)
+    sources: dict[int, tuple[Any, _Lines]] = {engine.fd: (engine, _Lines())}
+    if fallback is not None:
+        sources[fallback.fd] = (fallback, _Lines())
     try:
-        legal = game.answers(state)
-        pending = b""
-        while (remaining := deadline - time.monotonic()) > 0:
-            ready, _, _ = select.select([source.fd], [], [], remaining)
+        while sources and (remaining := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select(list(sources), [], [], remaining)
             if not ready:
                 break
-            chunk = source.read()
-            if not chunk:
-                break
-            *lines, pending = (pending + chunk).split(b"\n")
-            for line in lines:
-                answer = line.decode(errors="replace").strip()
-                if answer in legal:
-                    printer.line(answer)
-                    if TRACE:
-                        print(f"engine answer at {process_age():.3f} s", file=sys.stderr)
+            for fd in ready:
+                if fd not in sources:
+                    continue
+                source, lines = sources[fd]
+                chunk = source.read()
+                if chunk and source is fallback:
+                    for message in lines.feed(chunk):
+                        if message.get("answer") in legal:
+                            answers.give(message["answer"], f"fallback ({message['describe']})")
+                            if message.get("won"):
+                                return  # a forced win: nothing better to wait for
+                elif chunk:
+                    for message in lines.feed(chunk):
+                        if message.get("done"):
+                            return  # the search ended by itself: its last answer is its best
+                        if message.get("answer") in legal:
+                            answers.give(message["answer"], "engine (depth {depth}, score "
+                                         "{score}, nodes {nodes})".format_map(message))
+                            if TRACE:
+                                print(f"engine answer at {process_age():.3f} s",
+                                      file=sys.stderr, flush=True)
+                            if fallback is not None and fallback.fd in sources:
+                                del sources[fallback.fd]  # the engine answers from now on
+                                fallback.close()
+                else:  # the end: a finished fallback, a dead engine, a refusing server
+                    del sources[fd]
+                    source.close()
+                    if source is engine and engine.is_warm and deadline - time.monotonic() > 0.05:
+                        engine = EngineChild(name, game, state, deadline)
+                        sources[engine.fd] = (engine, _Lines())
     finally:
-        source.close()
+        engine.close()
+        if fallback is not None:
+            fallback.close()
 
 
 def _answer_from_tables(probe_name: str, game: Game[Any, Any], state: Any,
-                        printer: Printer) -> bool:
+                        answers: Answers) -> bool:
     """Answer from the solved endgame tables when they hold `state` (never building one).
 
-    True when they answered: the exact move, and `table: win in 7` (or draw, loss) on
-    stderr. A covered position whose table is not built yet is searched as usual.
+    True when they answered: the exact move, said at exit as `table (win in 7)` (or
+    draw, loss). A covered position whose table is not built yet is searched as usual.
     """
     verdict = registry.load(probe_name)(state, "cached")
     if verdict is None or verdict.move is None:
         return False
-    print(f"table: {verdict.describe()}", file=sys.stderr, flush=True)
-    printer.line(game.answer(state, verdict.move))
+    answers.give(game.answer(state, verdict.move), f"table ({verdict.describe()})")
     return True
 
 
 def run(name: str, argv: list[str]) -> int:
     """`aviary NAME ...` for a game whose command is the course runner."""
     if argv in (["-h"], ["--help"]):
-        print(f"{usage(name)}\n\nPrints better and better answers; the last line is the move.")
+        print(f"{usage(name)}\n\nPrints better and better answers; the last line is the move.\n"
+              "At exit, one line on stderr says what gave it: engine, table or fallback.")
         return 0
     started = time.monotonic() - process_age()
     game, state, seconds = parse_arguments(name, argv)
@@ -219,24 +335,34 @@ def run(name: str, argv: list[str]) -> int:
     deadline = started + seconds - margin(seconds)
 
     search = game.kernels_reach(state) and deadline - time.monotonic() > 0.05
-    child: EngineChild | WarmEngine | None = None
+    engine: EngineChild | WarmEngine | None = None
+    start_warm = False
     if search:
         connection = warm.connect()
-        child = (WarmEngine(connection, name, game, state, deadline) if connection is not None
-                 else EngineChild(name, game, state, deadline))
-    printer = Printer()
+        start_warm = connection is None and warm.may_start()
+        engine = (WarmEngine(connection, name, game, state, deadline) if connection is not None
+                  else EngineChild(name, game, state, deadline))
+    answers = Answers()
     try:
         spec = registry.spec(name)
         quick = registry.load(spec.quick) if spec.quick else None
         first = quick(state) if quick is not None else game.legal_moves(state)[0]
-        printer.line(game.answer(state, first))
-        solved = spec.tables is not None and _answer_from_tables(spec.tables, game, state, printer)
-        if solved and child is not None:  # the exact answer is given: no search to wait for
-            child.close()
-            child = None
+        answers.give(game.answer(state, first), "fallback (quick move)")
+        solved = spec.tables is not None and _answer_from_tables(spec.tables, game, state, answers)
+        if solved and engine is not None:  # the exact answer is given: no search to wait for
+            engine.close()
+            engine = None
+        if engine is not None:
+            fallback = (FallbackChild(game, state, registry.load(spec.evaluation), deadline)
+                        if spec.evaluation else None)
+            relay(engine, fallback, name, game, state, deadline, answers)
+            engine = None
     finally:
-        if child is not None:
-            relay(child, game, state, deadline, printer)
+        if engine is not None:
+            engine.close()
+        print(answers.source, file=sys.stderr, flush=True)
+    if start_warm:
+        warm.start_detached()
     return 0
 
 

@@ -7,25 +7,34 @@ server keeps every registered game's engine loaded and answers course commands o
 a Unix socket: the command prints its quick answer, sends the position, and relays
 the engines's better answers as they come, within milliseconds of starting.
 
-The server is started explicitly (`aviary warm start`) and ends after `--idle`
-minutes without a request, or on `aviary warm stop`. A course command that finds no
-server runs its engine in a child process as before. The socket lives in a private
-directory of the user (`/tmp/aviary-UID/`, or `AVIARY_WARM_DIR`; mode 0700, ownership
-checked before use).
+The server starts itself: a course command that finds none starts one as it exits
+(`AVIARY_NO_WARM=1` turns this off; it ends after AUTO_IDLE_MINUTES idle). `aviary
+warm start` starts one by hand (ends after `--idle` minutes); `aviary warm stop` ends
+it. A course command that finds no server runs its engine in a child process. The
+socket lives in a private directory of the user (`/tmp/aviary-UID/`, or
+`AVIARY_WARM_DIR`; mode 0700, ownership checked before use), beside `warm.lock` (one
+server per directory) and `warm.log`.
 
-Protocol: one JSON line per connection, {"game", "settings", "state", "deadline"}
-(deadline on the system's monotonic clock, which all processes share), answered by
-one answer line per completed depth; {"command": "stop" | "status"} for control.
-A client that goes away stops its search (the next write fails and sets its flag).
+Protocol: one JSON line per connection, {"game", "settings", "state", "deadline",
+"code"} (deadline on the system's monotonic clock, which all processes share; code:
+`code_digest()`), answered by one JSON line per completed depth ({"answer", "depth",
+"score", "nodes"}) and {"done": true} when the search ends by itself; a request
+with another code digest gets {"refused": ...} (and a server whose own files changed
+on disk stops). {"command": "stop" | "status"} for control. A client that goes away
+stops its search (the next write fails and sets its flag).
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import fcntl
+import hashlib
 import json
 import os
 import socket
 import stat
+import subprocess
 import sys
 import threading
 import time
@@ -36,6 +45,9 @@ from typing import Any
 from aviary.errors import ArgumentParser, UsageError
 
 IDLE_MINUTES = 30.0
+AUTO_IDLE_MINUTES = 10.0  # a server a course command started stops sooner
+SOCKET_PATH_BYTES = 107  # the longest Unix socket path Linux takes (108 with the final NUL)
+_digest: str | None = None
 
 
 def socket_path() -> Path:
@@ -44,25 +56,117 @@ def socket_path() -> Path:
     return Path(directory) / "warm.sock"
 
 
+def _problem() -> str | None:
+    """What is wrong with the socket's place, in one line, or None (nothing is created)."""
+    path = socket_path()
+    directory = path.parent
+    size = len(os.fsencode(path))
+    if size > SOCKET_PATH_BYTES:
+        return (f"AVIARY_WARM_DIR is too long: the socket path {path} has {size} bytes, "
+                f"a Unix socket path at most {SOCKET_PATH_BYTES}")
+    if directory.exists() and not directory.is_dir():
+        return f"AVIARY_WARM_DIR {directory} is not a directory"
+    if not directory.exists() and not directory.parent.is_dir():
+        return f"AVIARY_WARM_DIR {directory}: its folder {directory.parent} does not exist"
+    if directory.exists():
+        info = directory.stat()
+        if info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) & 0o077:
+            return f"{directory} is not a private directory of this user; remove it"
+    return None
+
+
 def _private_directory() -> Path:
+    problem = _problem()
+    if problem is not None:
+        raise UsageError(problem)
     directory = socket_path().parent
-    directory.mkdir(mode=0o700, exist_ok=True)
-    info = directory.stat()
-    if info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) & 0o077:
-        raise UsageError(f"{directory} is not a private directory of this user; remove it")
+    try:
+        directory.mkdir(mode=0o700, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"AVIARY_WARM_DIR {directory}: {error.strerror}") from None
+    problem = _problem()  # created by someone else meanwhile?
+    if problem is not None:
+        raise UsageError(problem)
     return directory
+
+
+def code_digest() -> str:
+    """What code this process runs: a hash of aviary's source files and the interpreter.
+
+    A warm server answers only commands with its own digest, so that an engine from
+    another install, or from before an upgrade or an edit, never plays.
+    """
+    global _digest
+    if _digest is None:
+        _digest = _hash_code()
+    return _digest
+
+
+def _hash_code() -> str:
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256(f"{sys.version}\0{sys.prefix}\0".encode())
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode() + b"\0")
+        with contextlib.suppress(OSError):
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _lock(directory: Path) -> int | None:
+    """An open file holding the server's lock, or None when another server holds it."""
+    descriptor = os.open(directory / "warm.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(descriptor)
+        return None
+    return descriptor
+
+
+def may_start() -> bool:
+    """Should a course command that found no server start one? Not with AVIARY_NO_WARM=1,
+    a bad AVIARY_WARM_DIR, or a server already starting (it holds the lock)."""
+    if os.environ.get("AVIARY_NO_WARM") == "1" or _problem() is not None:
+        return False
+    directory = socket_path().parent
+    if not directory.exists():
+        return True
+    try:
+        held = _lock(directory)
+    except OSError:
+        return False
+    if held is None:
+        return False
+    os.close(held)
+    return True
+
+
+def start_detached() -> None:
+    """Start a server in its own session, output to nowhere, and return at once."""
+    with contextlib.suppress(OSError):
+        subprocess.Popen(
+            [sys.executable, "-m", "aviary", "warm", "start", "--foreground",
+             "--idle", f"{AUTO_IDLE_MINUTES:g}", "--started-by", "a course command"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)
 
 
 def connect(timeout: float = 0.05) -> socket.socket | None:
     """A connection to this user's warm server, or None when none is running."""
     path = socket_path()
     try:
+        if len(os.fsencode(path)) > SOCKET_PATH_BYTES:
+            return None
         info = path.parent.stat()
         if info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) & 0o077:
             return None  # not ours: never talk to it
         client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         client.settimeout(timeout)
-        client.connect(str(path))
+        try:
+            client.connect(str(path))
+        except OSError:
+            client.close()
+            raise
         client.settimeout(None)
         return client
     except OSError:
@@ -93,16 +197,33 @@ def _lines(connection: socket.socket) -> Iterator[str]:
         yield from (line.decode(errors="replace") for line in lines)
 
 
+def engine_line(report: Any) -> bytes:
+    """One engine answer as the engine child and the warm server send it: a JSON line."""
+    mate = report.mate_in
+    score = (f"win in {mate}" if mate is not None and mate > 0 else
+             f"loss in {-mate}" if mate is not None else f"{report.score:+d}")
+    return json.dumps({"answer": report.answer, "depth": report.depth, "score": score,
+                       "nodes": report.nodes}).encode() + b"\n"
+
+
+DONE = b'{"done": true}\n'  # the engine's search ended by itself (a proven result, max depth)
+
+
 class Server:
     """Answers search requests, one thread per connection, engines loaded once per game."""
 
-    def __init__(self, idle_minutes: float) -> None:
+    def __init__(self, idle_minutes: float, started_by: str) -> None:
         self.idle = idle_minutes * 60
+        self.idle_minutes = idle_minutes
+        self.started_by = started_by
+        self.code = code_digest()  # before any engine loads: the code it will run
         self.last_request = time.monotonic()
         self.served = 0
+        self.refused = 0
         self.engines: dict[tuple[str, str], Any] = {}
         self.lock = threading.Lock()
         self.running = True
+        self.socket_inode: int | None = None
 
     def engine(self, name: str, settings: dict[str, Any]) -> Any:
         from aviary.games import registry
@@ -124,9 +245,21 @@ class Server:
             if hasattr(engine, "warmup"):
                 engine.warmup()
 
-    def handle(self, connection: socket.socket) -> None:
-        import numpy as np
+    def shut(self) -> None:
+        """Stop taking connections at once: the socket goes (only if it is still ours)."""
+        self.running = False
+        path = socket_path()
+        with contextlib.suppress(OSError):
+            if self.socket_inode is not None and path.stat().st_ino == self.socket_inode:
+                path.unlink()
 
+    def status(self) -> dict[str, Any]:
+        return {"pid": os.getpid(), "started_by": self.started_by,
+                "idle_minutes": self.idle_minutes, "code": self.code,
+                "served": self.served, "refused": self.refused,
+                "engines": sorted(f"{name} {settings}" for name, settings in self.engines)}
+
+    def handle(self, connection: socket.socket) -> None:
         from aviary.search.clock import Limit
 
         with connection:
@@ -134,14 +267,19 @@ class Server:
                 line = next(_lines(connection), "")
                 message = json.loads(line)
                 if message.get("command") == "stop":
-                    self.running = False
+                    self.shut()
                     connection.sendall(b"stopping\n")
                     return
                 if message.get("command") == "status":
-                    connection.sendall(json.dumps({
-                        "pid": os.getpid(), "served": self.served,
-                        "engines": sorted(f"{name} {settings}"
-                                          for name, settings in self.engines)}).encode() + b"\n")
+                    connection.sendall(json.dumps(self.status()).encode() + b"\n")
+                    return
+                if message.get("code") != self.code:
+                    with self.lock:
+                        self.refused += 1
+                    connection.sendall(json.dumps(
+                        {"refused": f"this server runs code {self.code}"}).encode() + b"\n")
+                    if _hash_code() != self.code:  # our code changed on disk: we are stale
+                        self.shut()
                     return
                 engine = self.engine(message["game"], message["settings"])
                 state = engine.game.decode(message["state"])
@@ -149,19 +287,23 @@ class Server:
                 with self.lock:
                     self.served += 1
                 if remaining <= 0.01:
+                    connection.sendall(DONE)
                     return
+                import numpy as np
+
                 stop = np.zeros(1, dtype=np.int64)
                 for report in engine.think(state, Limit(time=remaining), stop=stop):
                     try:
-                        connection.sendall(report.answer.encode() + b"\n")
+                        connection.sendall(engine_line(report))
                     except OSError:
                         stop[0] = 1  # the command is gone: stop its search
-                        break
-            except (OSError, ValueError, KeyError, StopIteration):
+                        return
+                connection.sendall(DONE)
+            except (OSError, ValueError, KeyError, TypeError, AttributeError, StopIteration):
                 return  # a broken request ends its connection, never the server
 
     def serve(self, listener: socket.socket) -> None:
-        listener.settimeout(1.0)
+        listener.settimeout(0.5)
         while self.running:
             try:
                 connection, _ = listener.accept()
@@ -169,47 +311,92 @@ class Server:
                 if time.monotonic() - self.last_request > self.idle:
                     break
                 continue
+            if not self.running:
+                connection.close()
+                break
             self.last_request = time.monotonic()
             threading.Thread(target=self.handle, args=(connection,), daemon=True).start()
 
 
-def _start(idle_minutes: float, foreground: bool) -> int:
+def _log(directory: Path, text: str) -> None:
+    """A line in the server's log (`warm.log` beside the socket): why it stopped or failed."""
+    with contextlib.suppress(OSError), open(directory / "warm.log", "a") as log:
+        log.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} pid {os.getpid()}: {text}\n")
+
+
+def _start(idle_minutes: float, foreground: bool, preload: bool, started_by: str) -> int:
+    directory = _private_directory()
     if connect() is not None:
         print("a warm engine server is already running", file=sys.stderr)
         return 0
-    directory = _private_directory()
     path = socket_path()
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
-    if not foreground and os.fork() > 0:  # the caller returns once the server listens
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if connect() is not None:
-                print(f"warm engine server listening on {path}")
-                return 0
-            time.sleep(0.1)
-        raise UsageError("the warm engine server did not start within 120 s")
     if not foreground:
+        child = os.fork()
+        if child > 0:  # the caller returns once the server listens, or says why not
+            return _wait_for(child, directory)
         os.setsid()
         devnull = os.open(os.devnull, os.O_RDWR)
         for stream in (0, 1, 2):
             os.dup2(devnull, stream)
-    server = Server(idle_minutes)
-    server.preload()
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(str(path))
-    os.chmod(path, 0o600)
-    listener.listen(16)
+    held = _lock(directory)
+    if held is None:
+        print("a warm engine server is already running or starting", file=sys.stderr)
+        return _exit(0, foreground)
+    try:
+        server = Server(idle_minutes, started_by)
+        if preload:
+            server.preload()
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()  # a socket left by a killed server: the lock says none runs
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(str(path))
+        os.chmod(path, 0o600)
+        server.socket_inode = path.stat().st_ino
+        listener.listen(16)
+    except Exception as error:
+        _log(directory, f"did not start: {type(error).__name__}: {error}")
+        raise
+    _log(directory, f"listening on {path} ({started_by}, code {server.code})")
     try:
         server.serve(listener)
     finally:
         listener.close()
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
-        del directory
+        server.shut()
+        _log(directory, f"stopped after serving {server.served} requests")
+        os.close(held)
+    return _exit(0, foreground)
+
+
+def _exit(code: int, foreground: bool) -> int:
     if not foreground:
-        os._exit(0)
-    return 0
+        os._exit(code)
+    return code
+
+
+def _wait_for(child: int, directory: Path) -> int:
+    """Wait until the forked server listens (0) or dies; then say why from its log."""
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if connect() is not None:
+            print(f"warm engine server listening on {socket_path()}")
+            return 0
+        done, _ = os.waitpid(child, os.WNOHANG)
+        if done:
+            if connect() is not None:
+                print("a warm engine server is already running", file=sys.stderr)
+                return 0
+            raise UsageError(f"the warm engine server did not start: {_last_log(directory)}")
+        time.sleep(0.1)
+    raise UsageError("the warm engine server did not start within 300 s "
+                     f"(see {directory / 'warm.log'})")
+
+
+def _last_log(directory: Path) -> str:
+    try:
+        lines = (directory / "warm.log").read_text().splitlines()
+    except OSError:
+        return "no log"
+    return lines[-1].split(": ", 1)[-1] if lines else "no log"
 
 
 def main(argv: list[str]) -> int:
@@ -219,13 +406,20 @@ def main(argv: list[str]) -> int:
     start.add_argument("--idle", type=float, default=IDLE_MINUTES,
                        help=f"exit after this many idle minutes (default {IDLE_MINUTES:g})")
     start.add_argument("--foreground", action="store_true", help="do not detach")
+    start.add_argument("--lazy", action="store_true",
+                       help="load each game's engine on its first request, not before listening")
+    start.add_argument("--started-by", default="aviary warm start", help=argparse.SUPPRESS)
     commands.add_parser("stop", help="stop the running server")
     commands.add_parser("status", help="is a server running, and what has it served")
     args = parser.parse_args(argv)
     if args.command == "start":
-        if not 0 < args.idle < float("inf"):
-            raise UsageError(f"--idle must be a positive number of minutes, got {args.idle}")
-        return _start(args.idle, args.foreground)
+        if not 0 < args.idle <= 7 * 24 * 60:
+            raise UsageError(f"--idle must be a number of minutes above 0 and at most a week "
+                             f"({7 * 24 * 60}), got {args.idle}")
+        return _start(args.idle, args.foreground, not args.lazy, args.started_by)
+    problem = _problem()
+    if problem is not None:
+        raise UsageError(problem)
     reply = request({"command": args.command})
     if reply is None:
         print("no warm engine server is running")

@@ -2,6 +2,7 @@
 
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -39,7 +40,7 @@ def answers(player: str, board: str, seconds: float, *options: str, **kwargs) ->
         [sys.executable, "-m", "aviary", "betsy", player, board, str(seconds), *options],
         seconds, **kwargs)
     assert result.returncode == 0, result.stderr
-    assert result.stderr == ""
+    assert re.fullmatch(r"(engine|table|fallback) \(.+\)\n", result.stderr), result.stderr
     lines = result.stdout.splitlines()
     assert lines and result.stdout.endswith("\n")  # no partial last line
     position = rules.parse(board, player, "diagonal" in options)

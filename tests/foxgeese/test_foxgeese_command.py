@@ -1,5 +1,6 @@
 """The course command line through real subprocesses: `aviary foxgeese PLAYER BOARD SECONDS`."""
 
+import re
 import subprocess
 import sys
 import time
@@ -26,7 +27,7 @@ def assert_answers(player: str, board: str, seconds: float, *flags: str,
         [sys.executable, "-m", "aviary", "foxgeese", player, board, str(seconds), *flags],
         seconds)
     assert result.returncode == 0, result.stderr
-    assert result.stderr == ""
+    assert re.fullmatch(r"(engine|table|fallback) \(.+\)\n", result.stderr), result.stderr
     lines = result.stdout.splitlines()
     assert lines and result.stdout.endswith("\n")
     position = rules.parse(board, player, variant, "--shrink" in flags)

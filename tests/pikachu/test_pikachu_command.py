@@ -2,6 +2,7 @@
 
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -28,7 +29,7 @@ def assert_answers(n: int, player: str, board: str, seconds: float, **kwargs) ->
         [sys.executable, "-m", "aviary", "pikachu", str(n), player, board, str(seconds)],
         seconds, **kwargs)
     assert result.returncode == 0, result.stderr
-    assert result.stderr == ""
+    assert re.fullmatch(r"(engine|table|fallback) \(.+\)\n", result.stderr), result.stderr
     lines = result.stdout.splitlines()
     assert lines and result.stdout.endswith("\n")  # no partial last line
     position = rules.parse(n, board, player)

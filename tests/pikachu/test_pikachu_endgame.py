@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -344,7 +345,7 @@ def test_course_command_answers_from_the_table_with_a_stderr_line(endgame_tables
         env={**os.environ, "AVIARY_CACHE_DIR": str(endgame_tables)},
     )
     assert result.returncode == 0
-    assert result.stderr == "table: win in 7\n"
+    assert result.stderr == "table (win in 7)\n"
     assert result.stdout.splitlines()[-1] == rules.play(position, verdict.move).board
 
 
@@ -370,7 +371,7 @@ def test_course_command_without_the_table_searches_and_builds_nothing(tmp_path):
         env={**os.environ, "AVIARY_CACHE_DIR": str(tmp_path)},
     )
     assert result.returncode == 0
-    assert result.stderr == ""  # no table verdict is claimed
+    assert re.fullmatch(r"(engine|fallback) \(.+\)\n", result.stderr), result.stderr  # no table
     position = rules.Position(8, board, "w")
     assert all(rules.is_legal_successor(position, line) for line in result.stdout.splitlines())
     assert not list(tmp_path.iterdir())  # nothing built

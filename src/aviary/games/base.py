@@ -408,14 +408,19 @@ def format_seconds(seconds: float) -> str:
     return str(int(seconds)) if float(seconds).is_integer() else f"{seconds:g}"
 
 
+MAX_SECONDS = 86_400.0  # a day: a course command's longest move (clocks overflow far beyond)
+
+
 def parse_seconds(text: str) -> float:
-    """A positive, finite number of seconds, else ValueError."""
+    """A positive number of seconds, at most `MAX_SECONDS`, else ValueError."""
     try:
         seconds = float(text)
     except ValueError:
         raise ValueError(f"SECONDS must be a positive number, got {text!r}") from None
-    if not (seconds > 0 and seconds != float("inf")):
+    if not seconds > 0 or seconds == float("inf"):
         raise ValueError(f"SECONDS must be a positive number, got {text!r}")
+    if seconds > MAX_SECONDS:
+        raise ValueError(f"SECONDS must be at most {MAX_SECONDS:g} (a day), got {text!r}")
     return seconds
 
 

@@ -12,6 +12,9 @@ A spec's pieces, each optional except the game:
   has `textbook`, the opponent strength is measured against, `aviary.games.textbook`);
 - `quick`: a rules-only `function(state) -> move` answering in milliseconds
   (the course command's first answer, before numba has loaded);
+- `evaluation`: a rules-only `function(state) -> float`, the position's value for
+  player 0, which the generic fallback search (`aviary.games.fallback`) deepens with
+  until the engine answers;
 - `tables`: the solved endgame tables' probe, `function(state, use) -> Verdict | None`,
   loading no numpy or numba (the course command asks it before its engine loads);
 - `command`: the module whose `main(argv)` is `aviary NAME ...`; by default the
@@ -45,6 +48,7 @@ class GameSpec:
     game: str | None = None
     engines: Mapping[str, str] = field(default_factory=dict)
     quick: str | None = None
+    evaluation: str | None = None
     tables: str | None = None
     command: str | None = None
     course_subcommand: str = ""
@@ -88,6 +92,7 @@ GAMES: dict[str, GameSpec] = {
                 "textbook": "aviary.games.pikachu.engine:make_textbook",
             },
             quick="aviary.games.pikachu.quick:best_move",
+            evaluation="aviary.games.pikachu.quick:evaluate",
             tables="aviary.games.pikachu.endgame:probe",
             command_summary="course command line: N PLAYER BOARD SECONDS",
             warmup=("aviary.games.pikachu.engine", "aviary.games.pikachu.endgame"),
@@ -102,6 +107,7 @@ GAMES: dict[str, GameSpec] = {
                 "textbook": "aviary.games.betsy.engine:make_textbook",
             },
             quick="aviary.games.betsy.quick:best_move",
+            evaluation="aviary.games.betsy.quick:evaluate",
             command_summary="course command line: PLAYER BOARD SECONDS [--kingfisher diagonal]",
             warmup=("aviary.games.betsy.engine",),
             docs="docs/games/betsy.md",
@@ -116,6 +122,7 @@ GAMES: dict[str, GameSpec] = {
                 "depth2": "aviary.games.foxgeese.depth2:make_engine",
             },
             quick="aviary.games.foxgeese.quick:best_move",
+            evaluation="aviary.games.foxgeese.quick:evaluate",
             tables="aviary.games.foxgeese.odds:probe",
             command_summary="course command line: PLAYER BOARD SECONDS "
             "[--variant classic|elephants] [--shrink]",
@@ -133,6 +140,7 @@ GAMES: dict[str, GameSpec] = {
                 "textbook": "aviary.games.ijk.engine:make_textbook",
             },
             quick="aviary.games.ijk.quick:best_move",
+            evaluation="aviary.games.ijk.quick:evaluate",
             command="aviary.games.ijk.command",
             course_subcommand="move",
             command_summary="a game like the course driver (UPPER LOWER MODE), or "

@@ -42,3 +42,45 @@ def best_move(position: rules.Position) -> rules.Move:
         return score
 
     return max(moves, key=value)
+
+
+_SIGNED = {piece: VALUE[piece.upper()] * (1 if piece.isupper() else -1)
+           for piece in "PNBRQKpnbrqk"}
+_PRESSING = frozenset("NBRQnbrq")  # the pieces whose nearness to a Kingfisher counts
+
+
+def evaluate(position: rules.Position) -> float:
+    """`material` for White minus Black's, plus pressure on the Kingfishers: the fallback
+    search's static value (for player 0). Pressure (pieces near the enemy Kingfisher,
+    and that Kingfisher near an edge when a piece or more behind) makes a shallow search close in on
+    it instead of shuffling pieces while the material stays level. One pass over the
+    board: the fallback calls this at every leaf."""
+    board = position.board
+    targets = (board.find("k"), board.find("K"))  # white presses black's, black white's
+    rows_cols = [divmod(target, 8) if target >= 0 else None for target in targets]
+    lead = 0  # in whole pieces: Parakeets' advance aside
+    total = 0.0
+    near = [0, 0]
+    for square, piece in enumerate(board):
+        if piece == ".":
+            continue
+        lead += _SIGNED[piece]
+        if piece == "P":
+            total += 0.05 * (square >> 3)
+        elif piece == "p":
+            total -= 0.05 * (7 - (square >> 3))
+        elif piece in _PRESSING:
+            side = 0 if piece.isupper() else 1
+            target = rows_cols[side]
+            if target is not None:
+                row, col = square >> 3, square & 7
+                near[side] += 7 - max(abs(row - target[0]), abs(col - target[1]))
+    total += lead
+    for side, sign in ((0, 1.0), (1, -1.0)):
+        target = rows_cols[side]
+        if target is None:
+            continue
+        row, col = target
+        edge = 3 - min(row, col, 7 - row, 7 - col)  # 0 in the centre, 3 on an edge
+        total += sign * (0.03 * near[side] + (0.15 * edge if sign * lead >= 3 else 0.0))
+    return total

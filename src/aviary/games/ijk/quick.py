@@ -27,3 +27,8 @@ def best_move(position: rules.Position) -> rules.Move:
         raise ValueError("the new tile is still to be placed: no player moves here")
     me = position.player
     return max(rules.DIRECTIONS, key=lambda move: value(rules.slide(position.board, move, me), me))
+
+
+def evaluate(position: rules.Position) -> float:
+    """`value` for `+` (player 0): the fallback search's static value."""
+    return float(value(position.board, "+"))

@@ -73,3 +73,8 @@ def best_move(position: rules.Position) -> rules.Move:
         return score
 
     return max(moves, key=value)
+
+
+def evaluate(position: rules.Position) -> float:
+    """Material for White minus Black's: the fallback search's static value (for player 0)."""
+    return material(position, "w") - material(position, "b")

@@ -1,0 +1,186 @@
+"""A small alpha-beta over the `Game` protocol, rules only: the answer while numba loads.
+
+A course command is a fresh process per move. Its compiled engine needs numba, whose
+import can take most of a one-second move on a slow or busy machine; until the
+engine's first depth arrives, this search answers instead. It needs nothing but the
+game's rules and a static evaluation (`evaluate(state)`, in any unit, for player 0),
+so it is one implementation for every game: iterative deepening, alpha-beta with a
+transposition table and the children's static values for move order, expectation at
+chance nodes. Finished games score as wins and losses, so it sees forced wins (and,
+through the evaluation, captures) as deep as its share of the time reaches; in pure
+Python that is a few plies, not the engine's ten or more.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Generic
+
+from aviary.games.base import Game, Move, State
+
+WIN = 1e9  # a finished game: won, minus the plies it took
+PROVEN = WIN / 2  # scores beyond this are forced results, not estimates
+_POLL = 16  # nodes between looks at the clock and the stop request
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class FallbackReport(Generic[Move]):
+    """One completed depth: its move, and the score for the player to move at the root."""
+
+    depth: int
+    score: float
+    move: Move
+    nodes: int
+
+    @property
+    def proven(self) -> bool:
+        """A forced win or loss: no deeper search changes the result."""
+        return abs(self.score) >= PROVEN
+
+    def describe(self) -> str:
+        """`depth 4, score +1.2, nodes 5,120` or `depth 5, win in 5, nodes 812`."""
+        if self.proven:
+            plies = round(WIN - abs(self.score))
+            score = f"{'win' if self.score > 0 else 'loss'} in {plies}"
+        else:
+            score = f"score {self.score:+.2f}"
+        return f"depth {self.depth}, {score}, nodes {self.nodes:,}"
+
+
+class _Stopped(Exception):
+    """The deadline passed or the caller asked to stop: the depth in progress is dropped."""
+
+
+class Fallback(Generic[State, Move]):
+    """Searches one position at a time; `think` yields a report per completed depth."""
+
+    def __init__(self, game: Game[State, Move], evaluate: Callable[[State], float]) -> None:
+        self.game, self.evaluate = game, evaluate
+        self.nodes = 0
+        self._table: dict[Any, tuple[int, float, int, Any]] = {}
+        self._deadline = 0.0
+        self._stop: Callable[[], bool] = lambda: False
+        self._may_stop = False  # the first depth always finishes: some answer is needed
+        self._horizon = False  # some line was cut by the depth limit (deeper may change it)
+
+    def think(self, state: State, deadline: float, stop: Callable[[], bool] = lambda: False,
+              max_depth: int = 64) -> Iterator[FallbackReport[Move]]:
+        """Deepen until `deadline` (monotonic clock), `stop()`, a forced result, or the
+        whole tree is seen. The first depth is always finished, however late."""
+        game = self.game
+        if game.is_chance(state) or not game.legal_moves(state):
+            return
+        sign = 1.0 if game.to_move(state) == 0 else -1.0
+        self._deadline, self._stop, self.nodes = deadline, stop, 0
+        order = self._ordered(state, game.legal_moves(state), sign)
+        for depth in range(1, max_depth + 1):
+            self._may_stop, self._horizon = depth > 1, False
+            best_move, best = order[0], -float("inf")
+            scored: list[tuple[float, int]] = []
+            try:
+                for index, move in enumerate(order):
+                    # the root's best so far bounds the others (scores for the root's mover)
+                    bound = sign * best
+                    low, high = ((bound, float("inf")) if sign > 0
+                                 else (-float("inf"), bound))
+                    value = sign * self._search(game.play(state, move), depth - 1, low, high, 1)
+                    scored.append((value, index))
+                    if value > best:
+                        best, best_move = value, move
+            except _Stopped:
+                return
+            yield FallbackReport(depth, best, best_move, self.nodes)
+            if abs(best) >= PROVEN or not self._horizon:
+                return
+            scored.sort(key=lambda pair: -pair[0])  # stable: ties keep the older order
+            order = [order[index] for _, index in scored]
+            if time.monotonic() >= deadline or stop():
+                return
+
+    def _poll(self) -> None:
+        self.nodes += 1
+        if self._may_stop and self.nodes % _POLL == 0 and (
+                time.monotonic() >= self._deadline or self._stop()):
+            raise _Stopped
+
+    def _finished(self, state: State, ply: int) -> float | None:
+        """The score of a finished game for player 0 (sooner wins score higher), else None."""
+        ended = self.game.outcome(state)
+        if ended is None:
+            return None
+        if ended.winner is None:
+            return 0.0
+        return (WIN - ply) if ended.winner == 0 else -(WIN - ply)
+
+    def _ordered(self, state: State, moves: list[Move], sign: float) -> list[Move]:
+        """Moves best first for the player to move (`sign` 1 for player 0) by the static
+        value after them (not asking whether the game ended: that costs a move
+        generation, and the search below sees it anyway)."""
+        game, evaluate = self.game, self.evaluate
+        return sorted(moves, key=lambda move: sign * evaluate(game.play(state, move)),
+                      reverse=True)
+
+    def _search(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The value of `state` for player 0: minimax with alpha-beta within [alpha, beta]."""
+        self._poll()
+        game = self.game
+        ended = self._finished(state, ply)
+        if ended is not None:
+            return ended
+        if game.is_chance(state):  # the expectation over the outcomes; no pruning through it
+            return sum(probability * self._search(game.play(state, outcome), depth,
+                                                  -float("inf"), float("inf"), ply + 1)
+                       for outcome, probability in game.chance_outcomes(state))
+        if depth <= 0:
+            self._horizon = True
+            return self.evaluate(state)
+        moves = game.legal_moves(state)
+        if not moves:
+            return self.evaluate(state)
+        maximizing = game.to_move(state) == 0
+        first = None
+        stored = self._table.get(state)
+        if stored is not None:
+            stored_depth, stored_value, kind, first = stored
+            if stored_depth >= depth and abs(stored_value) < PROVEN:
+                if kind == _EXACT:
+                    return stored_value
+                if kind == _LOWER:
+                    alpha = max(alpha, stored_value)
+                else:
+                    beta = min(beta, stored_value)
+                if alpha >= beta:
+                    return stored_value
+        if depth >= 2:
+            moves = self._ordered(state, moves, 1.0 if maximizing else -1.0)
+        if first is not None and first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
+        low, high = alpha, beta
+        best_move = moves[0]
+        best = -float("inf") if maximizing else float("inf")
+        for move in moves:
+            value = self._search(game.play(state, move), depth - 1, alpha, beta, ply + 1)
+            if maximizing and value > best or not maximizing and value < best:
+                best, best_move = value, move
+            if maximizing:
+                alpha = max(alpha, value)
+            else:
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        kind = _UPPER if best <= low else _LOWER if best >= high else _EXACT
+        self._table[state] = (depth, best, kind, best_move)
+        return best
+
+
+def best_move(game: Game[State, Move], evaluate: Callable[[State], float], state: State,
+              seconds: float) -> FallbackReport[Move] | None:
+    """The deepest report within `seconds` (None when the player to move has no move)."""
+    last = None
+    for report in Fallback(game, evaluate).think(state, time.monotonic() + seconds):
+        last = report
+    return last
