@@ -157,6 +157,10 @@ class Game(ABC, Generic[State, Move]):
     labels: ClassVar[tuple[str, str]] = ("1", "2")
     options: ClassVar[tuple[Option, ...]] = ()
     course_usage: ClassVar[str] = "PLAYER BOARD SECONDS"
+    # for people (the web page, `aviary play`): the rules in a few lines, one rule a line,
+    # and what each board character stands for
+    how_to_play: ClassVar[str] = ""
+    piece_names: ClassVar[dict[str, str]] = {}
 
     def __init__(self, **settings: Any) -> None:
         known = {option.name: option for option in self.options}
