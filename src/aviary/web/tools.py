@@ -63,14 +63,16 @@ def add_routes(app: FastAPI, config: AppConfig) -> None:
         if len(text) > MAX_TEXT:
             raise HTTPException(413, f"text too long: at most {MAX_TEXT} characters")
         predicted, runner_up, evidence = classifier.explain(text)
-        probability = classifier.predict_proba([text])[0]
-        ranked = sorted(zip(classifier.classes_, probability, strict=True),
+        # log probabilities: naive Bayes is sure of itself, and 1 - P is what tells answers
+        # apart when every P rounds to 1.000
+        log_probability = classifier.predict_log_proba([text])[0]
+        ranked = sorted(zip(classifier.classes_, log_probability, strict=True),
                         key=lambda pair: -pair[1])
         return {
             "predicted": predicted,
             "runner_up": runner_up,
-            "probabilities": [{"label": str(label), "probability": float(p)}
-                              for label, p in ranked],
+            "probabilities": [{"label": str(label), "probability": math.exp(float(lp)),
+                               "log_probability": float(lp)} for label, lp in ranked],
             "evidence": [{"token": item.token, "weight": item.weight,
                           "for": predicted if item.weight >= 0 else runner_up}
                          for item in evidence],
@@ -199,8 +201,9 @@ def _decode_photo(data: bytes) -> np.ndarray:
             if image.width * image.height > 40_000_000:
                 raise HTTPException(413, "photo has too many pixels (at most 40 million)")
             return np.asarray(image.convert("RGB"))
-    except (UnidentifiedImageError, OSError, ValueError) as error:
-        raise HTTPException(400, f"not a readable image ({error})") from None
+    except (UnidentifiedImageError, OSError, ValueError):
+        raise HTTPException(400, "this file is not a photo aviary can read: send a JPEG, "
+                                 "PNG, GIF, BMP, TIFF or WebP image") from None
 
 
 def open_read_only(path: Path) -> Any:
