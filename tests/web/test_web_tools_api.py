@@ -149,3 +149,8 @@ def test_horizon_says_in_plain_words_that_a_file_is_not_an_image(tools):
     detail = refused.json()["detail"]
     assert detail.startswith("this file is not a photo aviary can read")
     assert "BytesIO" not in detail and "0x" not in detail
+
+
+def test_the_server_says_which_tools_it_was_started_with(tools, bare):
+    assert tools.get("/api/tools").json() == {"classify": True, "horizon": True, "arena": True}
+    assert bare.get("/api/tools").json() == {"classify": False, "horizon": True, "arena": False}

@@ -40,6 +40,12 @@ def add_routes(app: FastAPI, config: AppConfig) -> None:
     """Add the tools' API routes to `app`."""
     photos: OrderedDict[str, np.ndarray] = OrderedDict()
 
+    @app.get("/api/tools")
+    async def tools_enabled() -> dict[str, bool]:
+        """Which tools this server was started with (the pages say how to enable the rest)."""
+        return {"classify": config.classify_model is not None, "horizon": True,
+                "arena": config.arena_db is not None}
+
     # --- classify --------------------------------------------------------------------
 
     def model() -> Any:
