@@ -405,8 +405,10 @@ def test_a_game_comes_back_after_a_reload_and_from_its_link_in_a_fresh_browser(
     board, moves = game_shown(page)
     assert len(moves) >= 3
     assert "moves=" in page.url
+    evaluation = page.locator("#eval-text").inner_text()
     page.reload()
     assert game_shown(page) == (board, moves)
+    assert page.locator("#eval-text").inner_text() == evaluation
     assert not serious_violations(page)
     shot(page, f"play-{name}")
     shared = browse.open()  # a new context: no cookie, no storage, only the link

@@ -19,6 +19,7 @@ let liveScore = null;   // the running search's score, the first player's point 
 let focusCell = null;   // the board cell that holds the keyboard focus
 let drag = null;        // {from, x, y, moved, piece} while a piece is dragged
 let settings = {};      // the game's options as the session was made with
+let keptScores = {};    // "ply:text" -> [score, mate_in] of the engine's moves, kept in the URL
 
 const $ = (id) => document.getElementById(id);
 
@@ -42,6 +43,7 @@ async function start() {
   $("rules").hidden = false;
   const moves = query.get("moves");
   const resigned = query.get("resigned");
+  readScores(query.get("scores"), moves === null ? null : splitMoves(moves));
   await newGame({ board: query.get("board"), player: query.get("player"),
                   moves: moves === null ? null : splitMoves(moves),
                   resigned: resigned === null ? null : Number(resigned) });
@@ -111,6 +113,7 @@ function formOptions() {
 async function newGame({ board = null, player = null, moves = null, resigned = null } = {}) {
   showError(null);
   readSides();
+  if (moves === null) keptScores = {};
   const body = { options: formOptions(), max_plies: Number($("max-plies").value) || 0 };
   if (board) { body.board = board; body.player = player || info.labels[0]; }
   if (moves !== null) body.moves = moves;
@@ -169,7 +172,33 @@ function recordQuery() {
   if (view.origin) { params.set("board", view.origin.board); params.set("player", view.origin.player); }
   if (view.history.length) params.set("moves", plyTokens().join(" "));
   if (view.resigned !== null) params.set("resigned", String(view.resigned));
+  const scores = [];
+  view.history.forEach((ply, i) => {
+    const known = plyScore(ply, i);
+    if (known) scores.push(`${i}:${known.mate_in !== null ? "m" + known.mate_in : known.score}`);
+  });
+  if (scores.length) params.set("scores", scores.join(","));
   return params;
+}
+
+// A ply's engine score: from the session, else as the URL kept it (the session that searched
+// it may be gone: a reload replays only the moves).
+function plyScore(ply, i) {
+  if (ply.score !== null && ply.score !== undefined) return { score: ply.score, mate_in: ply.mate_in };
+  return keptScores[`${i}:${ply.text}`] || null;
+}
+
+function readScores(text, moves) {
+  keptScores = {};
+  if (!text || !moves) return;
+  for (const item of text.split(",")) {
+    const [ply, value] = item.split(":");
+    const i = Number(ply);
+    if (!Number.isInteger(i) || i < 0 || i >= moves.length || value === undefined) continue;
+    const mate = value.startsWith("m");
+    const number = Number(mate ? value.slice(1) : value);
+    if (Number.isFinite(number)) keptScores[`${i}:${moves[i]}`] = mate ? { score: 0, mate_in: number } : { score: number, mate_in: null };
+  }
 }
 
 function updateAddress() {
@@ -504,8 +533,8 @@ function knownScore() {
   if (liveScore && browsing === null) return liveScore;
   const upTo = browsing === null ? view.history.length : browsing;
   for (let i = upTo - 1; i >= 0; i--) {
-    const ply = view.history[i];
-    if (ply.score !== null) return { score: ply.score, mate_in: ply.mate_in };
+    const known = plyScore(view.history[i], i);
+    if (known) return known;
   }
   return null;
 }
@@ -526,7 +555,8 @@ function renderGraph() {
   const svg = $("eval-graph");
   const points = [];
   view.history.forEach((ply, i) => {
-    if (ply.score !== null) points.push([i + 1, scoreShare(ply.score, ply.mate_in)]);
+    const known = plyScore(ply, i);
+    if (known) points.push([i + 1, scoreShare(known.score, known.mate_in)]);
   });
   const total = Math.max(2, view.history.length);
   const x = (ply) => (300 * ply / total).toFixed(1);
