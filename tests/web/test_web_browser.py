@@ -683,3 +683,23 @@ def test_every_tool_page_passes_axe_on_a_desktop(page, server, path):
     page.wait_for_load_state("networkidle")
     assert not serious_violations(page)
     shot(page, f"desktop-{page_name(path)}")
+
+
+def test_a_clock_runs_for_the_side_to_move_and_its_flag_ends_the_game(browse, server):
+    page = browse.open()
+    # two people at one board (no engine to wait for), 3 s each and 5 s a move
+    page.goto(f"{server}/play/pikachu?n=7&side=both&clock=0.05%2B5")
+    page.wait_for_selector(".clock.running")
+    assert page.locator(".clock.running").get_attribute("data-side") == "0"
+    play_one_move(page)
+    page.wait_for_selector(".clock.running[data-side='1']")
+    left = page.evaluate("() => clock.left")
+    assert left[0] > 3  # white used under 5 s: its increment came after its move
+    play_one_move(page)
+    page.wait_for_selector(".clock.running[data-side='0']")
+    page.wait_for_selector("#result:has-text('time')", timeout=30_000)
+    assert page.locator("#result").inner_text() == "Result: b wins (time)"
+    assert "ending=time" in page.url
+    page.reload()
+    page.wait_for_selector("#result:has-text('time')")
+    assert page.locator(".clock").first.is_visible()

@@ -405,3 +405,13 @@ def test_each_game_describes_how_to_play_it(client):
     betsy = client.get("/api/games/betsy").json()
     assert betsy["piece_names"]["K"] == "white Kingfisher"
     assert betsy["piece_names"]["n"] == "black Nighthawk"
+
+
+def test_a_player_whose_clock_ran_out_loses_on_time_and_the_record_keeps_it(client):
+    view = new(client, options={"n": 7})
+    lost = client.post(f"/api/sessions/{view['id']}/resign", json={"player": 0, "reason": "time"})
+    assert lost.json()["outcome"]["text"] == "b wins (time)"
+    again = new(client, options={"n": 7}, moves=[], resigned=0, ending="time")
+    assert again["outcome"] == lost.json()["outcome"] and again["ending"] == "time"
+    assert client.post(f"/api/sessions/{view['id']}/resign",
+                       json={"player": 1, "reason": "boredom"}).status_code in (400, 409)

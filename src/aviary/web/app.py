@@ -37,6 +37,7 @@ class NewGame(BaseModel):
     seed: int | None = None
     moves: list[str] | None = None  # a recorded game's plies, replayed
     resigned: int | None = None
+    ending: str = "resigned"  # or "time": the resigned player's clock ran out
 
 
 class MoveRequest(BaseModel):
@@ -49,6 +50,7 @@ class UndoRequest(BaseModel):
 
 class ResignRequest(BaseModel):
     player: int
+    reason: str = "resigned"  # or "time"
 
 
 class HintRequest(BaseModel):
@@ -131,7 +133,7 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
     async def new_session(name: str, request: NewGame) -> dict[str, Any]:
         session = sessions.create(name, request.options, request.board, request.player,
                                   request.max_plies, request.seed, request.moves,
-                                  request.resigned)
+                                  request.resigned, request.ending)
         return session.view()
 
     @app.get("/api/sessions/{session_id}")
@@ -153,7 +155,7 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
     @app.post("/api/sessions/{session_id}/resign")
     async def resign(session_id: str, request: ResignRequest) -> dict[str, Any]:
         session = sessions.get(session_id)
-        session.resign(request.player)
+        session.resign(request.player, request.reason)
         return session.view()
 
     @app.post("/api/sessions/{session_id}/hint")

@@ -34,6 +34,7 @@ from aviary.web.workers import ProcessSearches, Thought
 
 MOVE_LIMIT_REASON = "move-limit"
 RESIGNED_REASON = "resigned"
+ENDINGS = (RESIGNED_REASON, "time")  # why a player gives up: resigned, or their clock ran out
 MOST_REPLAYED = 5000  # plies a new session replays from a page's record
 LATENESS_DECAY = 0.8  # per search: how fast a late search is forgotten
 MAX_LATENESS = 0.3  # the most a search plans to end early for lateness
@@ -76,7 +77,8 @@ class GameSession:
     version: int = 0  # bumped by every change of position
     searched: float = 0.0  # seconds the last search ran in its worker
     origin: tuple[str, str] | None = None  # (board, player) set by hand, else the start
-    resigned: int | None = None  # the player who resigned
+    resigned: int | None = None  # the player who resigned (or whose clock ran out)
+    ending: str = RESIGNED_REASON
 
     @property
     def state(self) -> Any:
@@ -94,7 +96,7 @@ class GameSession:
 
     def outcome(self) -> Outcome | None:
         if self.resigned is not None:
-            return Outcome(1 - self.resigned, RESIGNED_REASON)
+            return Outcome(1 - self.resigned, self.ending)
         outcome = self.game.outcome(self.state)
         if outcome is None and self.max_plies and self.decisions() >= self.max_plies:
             return Outcome(None, MOVE_LIMIT_REASON)
@@ -148,14 +150,16 @@ class GameSession:
             self._push(move, chance=chance)
         self._play_chance()
 
-    def resign(self, player: int) -> None:
-        """`player` gives the game up (undo takes the resignation back)."""
+    def resign(self, player: int, reason: str = RESIGNED_REASON) -> None:
+        """`player` gives the game up, or loses on `time` (undo takes either back)."""
         if player not in (0, 1):
             raise SessionError(400, "player must be 0 or 1")
+        if reason not in ENDINGS:
+            raise SessionError(400, f"reason must be one of: {', '.join(ENDINGS)}")
         if self.outcome() is not None:
             raise SessionError(409, "the game is over")
         self.cancel()
-        self.resigned = player
+        self.resigned, self.ending = player, reason
 
     def undo(self, count: int) -> None:
         """Take back `count` moves (with the chance events after each); a resignation
@@ -232,6 +236,7 @@ class GameSession:
             "origin": None if self.origin is None else {"board": self.origin[0],
                                                         "player": self.origin[1]},
             "resigned": self.resigned,
+            "ending": None if self.resigned is None else self.ending,
             "decisions": self.decisions(),
             "max_plies": self.max_plies,
             "thinking": self.thinking,
@@ -260,7 +265,7 @@ class Sessions:
     def create(self, name: str, options: dict[str, Any], board: str | None = None,
                player: str | None = None, max_plies: int = 0,
                seed: int | None = None, moves: list[str] | None = None,
-               resigned: int | None = None) -> GameSession:
+               resigned: int | None = None, ending: str = RESIGNED_REASON) -> GameSession:
         """A new game; with `moves`, the game a page recorded: its plies (chance events
         included) replayed from the start or from `board`, and who `resigned`, if anyone."""
         if name not in registry.GAMES or registry.GAMES[name].game is None:
@@ -287,7 +292,7 @@ class Sessions:
         else:
             session.replay(moves)
         if resigned is not None:
-            session.resign(resigned)
+            session.resign(resigned, ending)
         self._sessions[session.id] = session
         return session
 

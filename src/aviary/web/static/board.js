@@ -19,6 +19,7 @@ let liveScore = null;   // the running search's score, the first player's point 
 let focusCell = null;   // the board cell that holds the keyboard focus
 let drag = null;        // {from, x, y, moved, piece} while a piece is dragged
 let settings = {};      // the game's options as the session was made with
+let clock = null;        // {left: [s, s], increment, turn, since} when a time control is set
 let keptScores = {};    // "ply:text" -> [score, mate_in] of the engine's moves, kept in the URL
 
 const $ = (id) => document.getElementById(id);
@@ -84,6 +85,8 @@ function buildForm() {
   for (const label of info.labels) $("position-player").append(element("option", { value: label }, label));
   if (query.get("seconds")) $("seconds").value = query.get("seconds");
   if (query.get("max_plies")) $("max-plies").value = query.get("max_plies");
+  const control = (query.get("clock") || "").match(/^([\d.]+)\+([\d.]+)$/);
+  if (control) { $("clock-minutes").value = control[1]; $("clock-increment").value = control[2]; }
 }
 
 function buildRules() {
@@ -117,7 +120,10 @@ async function newGame({ board = null, player = null, moves = null, resigned = n
   const body = { options: formOptions(), max_plies: Number($("max-plies").value) || 0 };
   if (board) { body.board = board; body.player = player || info.labels[0]; }
   if (moves !== null) body.moves = moves;
-  if (resigned !== null && !Number.isNaN(resigned)) body.resigned = resigned;
+  if (resigned !== null && !Number.isNaN(resigned)) {
+    body.resigned = resigned;
+    if (query.get("ending") === "time") body.ending = "time";
+  }
   const previous = view;
   try {
     view = await api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`, body);
@@ -132,6 +138,7 @@ async function newGame({ board = null, player = null, moves = null, resigned = n
   }
   if (previous && previous.id !== view.id) api("DELETE", `/api/sessions/${previous.id}`).catch(() => {});
   settings = body.options;
+  startClock(moves === null ? null : query.get("left"));
   searching = false;
   selected = null;
   browsing = null;
@@ -172,6 +179,11 @@ function recordQuery() {
   if (view.origin) { params.set("board", view.origin.board); params.set("player", view.origin.player); }
   if (view.history.length) params.set("moves", plyTokens().join(" "));
   if (view.resigned !== null) params.set("resigned", String(view.resigned));
+  if (view.ending === "time") params.set("ending", "time");
+  if (clock) {
+    params.set("clock", `${$("clock-minutes").value}+${$("clock-increment").value}`);
+    params.set("left", clockLeft().map((s) => s.toFixed(1)).join(","));
+  }
   const scores = [];
   view.history.forEach((ply, i) => {
     const known = plyScore(ply, i);
@@ -297,6 +309,7 @@ function openSocket() {
 // Every change of the game goes through here: draw, keep the address, let the engine move.
 function changed() {
   if (browsing !== null && browsing > view.history.length) browsing = null;
+  passClock();
   render();
   updateAddress();
   engineTurn();
@@ -321,7 +334,9 @@ async function engineTurn() {
   $("thinking").textContent = "";
   render();
   await socketReady;
-  socket.send(JSON.stringify({ type: "go", seconds: Number($("seconds").value) || 1 }));
+  let seconds = Number($("seconds").value) || 1;
+  if (clock) seconds = Math.max(0.05, Math.min(seconds, clockLeft()[view.to_move] / 20 + clock.increment / 2));
+  socket.send(JSON.stringify({ type: "go", seconds }));
 }
 
 function humanTurn() {
@@ -340,6 +355,84 @@ async function play(text) {
   }
   changed();
 }
+
+// --- clocks --------------------------------------------------------------------------------
+// Each side's time runs while it is to move (the engine's too); a move adds the increment;
+// a side whose time runs out loses on time. The times left are kept in the URL.
+
+function startClock(kept) {
+  const minutes = Number($("clock-minutes").value) || 0;
+  if (minutes <= 0) { clock = null; showClocks(); return; }
+  const full = 60 * minutes;
+  let left = [full, full];
+  const numbers = (kept || "").split(",").map(Number);
+  if (numbers.length === 2 && numbers.every((n) => Number.isFinite(n) && n >= 0)) left = numbers;
+  clock = { left, increment: Number($("clock-increment").value) || 0, turn: null, since: 0,
+            decisions: view.decisions };
+  showClocks();
+}
+
+function clockLeft() {
+  if (!clock) return [];
+  const left = [...clock.left];
+  if (clock.turn !== null) left[clock.turn] -= (performance.now() - clock.since) / 1000;
+  return left.map((s) => Math.max(0, s));
+}
+
+function passClock() {
+  if (!clock) return;
+  const now = performance.now();
+  const turn = view.outcome || view.to_move < 0 ? null : view.to_move;
+  if (turn === clock.turn && view.decisions === clock.decisions) return;
+  if (clock.turn !== null) {
+    clock.left[clock.turn] = Math.max(0, clock.left[clock.turn] - (now - clock.since) / 1000);
+    if (view.decisions > clock.decisions) clock.left[clock.turn] += clock.increment;
+  }
+  clock.turn = turn;
+  clock.since = now;
+  clock.decisions = view.decisions;
+  showClocks();
+}
+
+function clockText(seconds) {
+  const whole = Math.ceil(seconds);
+  const text = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+  return seconds < 10 ? `${seconds.toFixed(1)} s` : text;
+}
+
+function showClocks() {
+  const top = $("clock-top"), bottom = $("clock-bottom");
+  top.hidden = bottom.hidden = !clock || !view;
+  if (!clock || !view) return;
+  const left = clockLeft();
+  // the first player's clock beside their side of the board (the top unless flipped)
+  const [near, far] = flipped ? [bottom, top] : [top, bottom];
+  for (const [box, side] of [[near, 0], [far, 1]]) {
+    box.textContent = `${view.labels[side]} ${clockText(left[side])}`;
+    box.dataset.side = String(side);
+    box.classList.toggle("running", clock.turn === side);
+    box.classList.toggle("low", left[side] < 10);
+    box.setAttribute("aria-label", `${view.labels[side]}'s clock`);
+  }
+}
+
+let flagging = false;
+setInterval(async () => {
+  if (!clock || !view || clock.turn === null) return;
+  showClocks();
+  const side = clock.turn;
+  if (clockLeft()[side] > 0 || flagging) return;
+  flagging = true;  // that side's time is up: it loses on time
+  if (searching && socket) socket.send(JSON.stringify({ type: "stop" }));
+  try {
+    view = await call("POST", "/resign", { player: side, reason: "time" });
+  } catch (error) {
+    if (error.status !== 409) showError(error);
+  }
+  flagging = false;
+  changed();
+}, 100);
+setInterval(() => { if (clock && clock.turn !== null) updateAddress(); }, 2000);
 
 // --- the board -------------------------------------------------------------------------------
 
@@ -714,7 +807,7 @@ $("resign").addEventListener("click", async () => {
   try { view = await call("POST", "/resign", { player: view.to_move }); } catch (error) { showError(error); }
   changed();
 });
-$("flip").addEventListener("click", () => { if (!view) return; flipped = !flipped; render(); });
+$("flip").addEventListener("click", () => { if (!view) return; flipped = !flipped; render(); showClocks(); });
 $("nav-first").addEventListener("click", () => browse(0));
 $("nav-prev").addEventListener("click", () => browse((browsing ?? view.history.length) - 1));
 $("nav-next").addEventListener("click", () => browse(browsing === null ? null : browsing + 1));
