@@ -652,8 +652,8 @@ function renderGraph() {
     if (known) points.push([i + 1, scoreShare(known.score, known.mate_in)]);
   });
   const total = Math.max(2, view.history.length);
-  const x = (ply) => (300 * ply / total).toFixed(1);
-  const y = (share) => (80 - 80 * share).toFixed(1);
+  const x = (ply) => (6 + 288 * ply / total).toFixed(1);  // inside a 6-unit margin
+  const y = (share) => (76 - 72 * share).toFixed(1);
   let inner = `<rect x="0" y="0" width="300" height="40" fill="#f4f4f4"/><rect x="0" y="40" width="300" height="40" fill="#d9d9d9"/>` +
     `<line x1="0" y1="40" x2="300" y2="40" stroke="#555" stroke-width="0.5"/>`;
   if (points.length) {
