@@ -572,8 +572,9 @@ def test_every_page_fits_a_phone_and_passes_axe(phone, server, path):
     shot(phone, f"phone-{page_name(path)}")
 
 
-def test_pikachu_by_taps_on_a_phone_then_reloaded(phone, server):
-    phone.goto(f"{server}/play/pikachu?n=8&seconds=0.05")
+@pytest.mark.parametrize("name", [name for name in BOARD_GAMES if name != "ijk"])
+def test_a_game_by_taps_on_a_phone_then_reloaded(phone, server, name):
+    phone.goto(f"{server}/play/{name}?seconds=0.05")
     phone.wait_for_selector(".cell.movable")
     cell = phone.locator(".cell").first.bounding_box()
     assert cell["width"] >= 40  # a finger's size, not 980 px at 0.4 scale
@@ -619,35 +620,85 @@ def press_until_focused(page, selector: str, most: int = 80) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def test_pikachu_by_keyboard_alone(page, server):
-    page.goto(f"{server}/play/pikachu?n=7&seconds=0.05")
-    page.wait_for_selector(".cell.movable")
-    press_until_focused(page, "#board .cell")
-    move = page.evaluate("() => view.moves.find(m => m.start !== null && m.end !== null)")
+def focused_cell(page) -> int:
+    return int(page.evaluate("() => document.activeElement.dataset.cell"))
 
-    def walk(to: int) -> None:
-        at = int(page.evaluate("() => document.activeElement.dataset.cell"))
-        rows, cols = divmod(to, 7)[0] - divmod(at, 7)[0], to % 7 - at % 7
-        for _ in range(abs(rows)):
-            page.keyboard.press("ArrowDown" if rows > 0 else "ArrowUp")
-        for _ in range(abs(cols)):
-            page.keyboard.press("ArrowRight" if cols > 0 else "ArrowLeft")
-        assert page.evaluate("() => document.activeElement.dataset.cell") == str(to)
 
-    walk(move["start"])
-    assert "can move" in page.evaluate("() => document.activeElement.getAttribute('aria-label')")
-    page.keyboard.press("Enter")
-    walk(move["end"])
-    assert "move here" in page.evaluate("() => document.activeElement.getAttribute('aria-label')")
-    page.keyboard.press("Enter")
-    wait_for_turn(page, 0)
-    assert played(page)[0] == move["text"]
+def walk(page, to: int, cols: int) -> None:
+    """Arrow keys from the focused square to square `to` (squares off the board are skipped)."""
+    for _ in range(40):
+        at = focused_cell(page)
+        if at == to:
+            return
+        rows, steps = divmod(to, cols)[0] - divmod(at, cols)[0], to % cols - at % cols
+        keys = ([("ArrowDown" if rows > 0 else "ArrowUp")] if rows else []) + \
+               ([("ArrowRight" if steps > 0 else "ArrowLeft")] if steps else [])
+        for key in keys:
+            page.keyboard.press(key)
+            if focused_cell(page) != at:
+                break
+    raise AssertionError(f"the arrow keys never reached square {to}")
+
+
+@pytest.mark.parametrize("name", BOARD_GAMES)
+def test_a_game_by_keyboard_alone(page, server, name):
+    page.goto(f"{server}/play/{name}?seconds=0.05")
+    page.wait_for_function("() => document.getElementById('board').dataset.turn === 'human'")
+    if name == "ijk":  # moves are the arrow keys themselves
+        press_until_focused(page, "#board")
+        page.keyboard.press("ArrowLeft")
+        wait_for_turn(page, 0)
+        assert played(page)[0] == "L"
+    else:
+        press_until_focused(page, "#board .cell")
+        move = page.evaluate("() => view.moves.find(m => m.start !== null && m.end !== null)")
+        cols = page.evaluate("() => view.cols")
+        walk(page, move["start"], cols)
+        label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+        assert "can move" in label
+        page.keyboard.press("Enter")
+        walk(page, move["end"], cols)
+        assert "move here" in page.evaluate(
+            "() => document.activeElement.getAttribute('aria-label')")
+        page.keyboard.press("Enter")
+        wait_for_turn(page, 0)
+        assert played(page)[0] == move["text"]
     press_until_focused(page, "#undo")
     page.keyboard.press("Enter")
     page.wait_for_function("() => view.decisions === 0")
     press_until_focused(page, "#hint")
     page.keyboard.press("Enter")
     page.wait_for_selector("#hint-text:has-text('Hint: ')")
+    press_until_focused(page, "#move-list button.ply, #nav-first")
+
+
+def luminance(css: str) -> float:
+    red, green, blue = (int(v) / 255 for v in re.findall(r"\d+", css)[:3])
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+              for c in (red, green, blue)]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(first: str, second: str) -> float:
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_move_dots_and_frames_stand_out_from_both_square_colours(page, server):
+    """WCAG's 3:1 for graphics: the move dots, the movable and last-move frames."""
+    page.goto(f"{server}/play/pikachu?n=7&seconds=0.05")
+    play_moves(page, 1)
+    page.locator(".cell.movable").first.click()
+    marks = page.evaluate("""() => {
+        const style = (selector, pseudo, property) => [...document.querySelectorAll(selector)]
+          .map(c => [getComputedStyle(c, pseudo)[property], getComputedStyle(c).backgroundColor]);
+        return {dots: style('.cell.target', '::before', 'backgroundColor'),
+                frames: style('.cell.movable:not(.selected)', '::after', 'borderTopColor'),
+                last: style('.cell.last', null, 'boxShadow')};
+    }""")
+    assert marks["dots"] and marks["frames"] and marks["last"]
+    for mark, square in marks["dots"] + marks["frames"] + marks["last"]:
+        assert contrast(mark, square) >= 3, (mark, square)
 
 
 def test_sebastian_dice_and_rows_and_the_arena_replay_by_keyboard(page, server):

@@ -230,7 +230,9 @@ function exportRecord() {
     else if (!ply.chance && !words.length) words.push(`${++number}...`);
     words.push((ply.chance ? CHANCE_MARK : "") + ply.text);
   }
-  if (view.resigned !== null) words.push(`{${info.labels[view.resigned]} resigns}`);
+  if (view.resigned !== null) {
+    words.push(`{${info.labels[view.resigned]} ${view.ending === "time" ? "loses on time" : "resigns"}}`);
+  }
   lines.push("", words.join(" "));
   return lines.join("\n");
 }
@@ -240,7 +242,7 @@ function importRecord(text) {
   for (const match of text.matchAll(/\[(\w+)\s+"([^"]*)"\]/g)) tags[match[1]] = match[2];
   if (tags.Game && tags.Game !== gameName) throw new Error(`this record is a ${tags.Game} game, not ${gameName}`);
   const body = text.replace(/\[(\w+)\s+"([^"]*)"\]/g, "");
-  const resigned = body.match(/\{(\S+) resigns\}/);
+  const resigned = body.match(/\{(\S+) (resigns|loses on time)\}/);
   const params = new URLSearchParams();
   for (const pair of (tags.Options || "").split(/\s+/).filter(Boolean)) {
     const [name, value] = pair.split("=");
@@ -249,10 +251,14 @@ function importRecord(text) {
   params.set("side", $("side").value);
   params.set("seconds", $("seconds").value);
   if (tags.Board) { params.set("board", tags.Board); params.set("player", tags.Player || info.labels[0]); }
-  const moves = body.replace(/\{[^}]*\}/g, " ").replace(/\b(1-0|0-1|1\/2-1\/2|\*)\s*$/, "");
-  const tokens = moves.split(/\s+/).filter((t) => t && !/^\d+\.+$/.test(t));
+  const results = ["*", "1-0", "0-1", "1/2-1/2"];
+  const tokens = body.replace(/\{[^}]*\}/g, " ").split(/\s+/)
+    .filter((t) => t && !/^\d+\.+$/.test(t) && !results.includes(t));
   if (tokens.length) params.set("moves", tokens.join(" "));
-  if (resigned) params.set("resigned", String(info.labels.indexOf(resigned[1])));
+  if (resigned) {
+    params.set("resigned", String(info.labels.indexOf(resigned[1])));
+    if (resigned[2] === "loses on time") params.set("ending", "time");
+  }
   return params;
 }
 
