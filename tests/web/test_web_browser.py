@@ -209,6 +209,8 @@ def test_the_index_lists_every_board_game_and_the_tools(page, server):
     titles = page.locator("#games li a").all_inner_texts()
     assert len(titles) == len(BOARD_GAMES)
     assert page.locator("a[href='/classify']").count() == 1
+    page.wait_for_selector("#arena-state:has-text('Ready')")
+    assert page.locator("#classify-state").inner_text() == "Ready: 2 classes."
     shot(page, "index")
 
 
@@ -414,6 +416,25 @@ def test_a_game_comes_back_after_a_reload_and_from_its_link_in_a_fresh_browser(
     shared = browse.open()  # a new context: no cookie, no storage, only the link
     shared.goto(page.url)
     assert game_shown(shared) == (board, moves)
+
+
+def test_random_ijk_tiles_come_back_after_a_reload_and_in_an_exported_record(browse, server):
+    page = browse.open()
+    page.goto(f"{server}/play/ijk?mode=nondet&seconds=0.05")
+    play_moves(page, 2)
+    board, moves = game_shown(page)
+    page.reload()
+    assert game_shown(page) == (board, moves)
+    page.click("#export")
+    record = page.input_value("#record-text")
+    assert '[Options "variant=course mode=nondet"]' in record and " @" in record
+    fresh = browse.open()
+    fresh.goto(f"{server}/play/ijk")
+    fresh.wait_for_selector("#board .cell")
+    fresh.fill("#record-text", record)
+    fresh.click("#import")
+    fresh.wait_for_url("**mode=nondet**")
+    assert game_shown(fresh) == (board, moves)
 
 
 def test_a_game_whose_session_was_reclaimed_goes_on_where_it_was(browse, server):
