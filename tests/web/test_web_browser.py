@@ -775,3 +775,18 @@ def test_a_clock_runs_for_the_side_to_move_and_its_flag_ends_the_game(browse, se
     page.reload()
     page.wait_for_selector("#result:has-text('time')")
     assert page.locator(".clock").first.is_visible()
+
+
+def test_a_draw_offer_is_declined_by_an_engine_that_has_not_searched_and_taken_by_people(
+        page, server):
+    page.goto(f"{server}/play/pikachu?n=7&seconds=0.05")
+    page.wait_for_selector(".cell.movable")
+    page.click("#draw")
+    page.wait_for_selector("#hint-text:has-text('declines')")
+    assert page.locator("#result").inner_text() == ""
+    page.select_option("#side", "both")
+    page.click("#draw")
+    page.wait_for_selector("#result:has-text('draw (agreed)')")
+    assert "ending=agreed" in page.url
+    page.reload()
+    page.wait_for_selector("#result:has-text('draw (agreed)')")

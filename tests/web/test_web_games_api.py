@@ -415,3 +415,12 @@ def test_a_player_whose_clock_ran_out_loses_on_time_and_the_record_keeps_it(clie
     assert again["outcome"] == lost.json()["outcome"] and again["ending"] == "time"
     assert client.post(f"/api/sessions/{view['id']}/resign",
                        json={"player": 1, "reason": "boredom"}).status_code == 400
+
+
+def test_an_agreed_draw_ends_the_game_without_a_winner(client):
+    view = new(client, options={"n": 7})
+    drawn = client.post(f"/api/sessions/{view['id']}/resign",
+                        json={"player": 0, "reason": "agreed"}).json()
+    assert drawn["outcome"] == {"winner": None, "reason": "agreed", "text": "draw (agreed)"}
+    again = new(client, options={"n": 7}, moves=[], resigned=0, ending="agreed")
+    assert again["outcome"] == drawn["outcome"]

@@ -50,7 +50,7 @@ class UndoRequest(BaseModel):
 
 class ResignRequest(BaseModel):
     player: int
-    reason: str = "resigned"  # or "time"
+    reason: str = "resigned"  # or "time", or "agreed" (the player's draw offer accepted)
 
 
 class HintRequest(BaseModel):

@@ -34,7 +34,8 @@ from aviary.web.workers import ProcessSearches, Thought
 
 MOVE_LIMIT_REASON = "move-limit"
 RESIGNED_REASON = "resigned"
-ENDINGS = (RESIGNED_REASON, "time")  # why a player gives up: resigned, or their clock ran out
+AGREED_REASON = "agreed"  # a draw offered by `resigned` and accepted
+ENDINGS = (RESIGNED_REASON, "time", AGREED_REASON)  # how a game ends before its rules end it
 MOST_REPLAYED = 5000  # plies a new session replays from a page's record
 LATENESS_DECAY = 0.8  # per search: how fast a late search is forgotten
 MAX_LATENESS = 0.3  # the most a search plans to end early for lateness
@@ -96,7 +97,8 @@ class GameSession:
 
     def outcome(self) -> Outcome | None:
         if self.resigned is not None:
-            return Outcome(1 - self.resigned, self.ending)
+            winner = None if self.ending == AGREED_REASON else 1 - self.resigned
+            return Outcome(winner, self.ending)
         outcome = self.game.outcome(self.state)
         if outcome is None and self.max_plies and self.decisions() >= self.max_plies:
             return Outcome(None, MOVE_LIMIT_REASON)
@@ -151,7 +153,8 @@ class GameSession:
         self._play_chance()
 
     def resign(self, player: int, reason: str = RESIGNED_REASON) -> None:
-        """`player` gives the game up, or loses on `time` (undo takes either back)."""
+        """`player` gives the game up, loses on `time`, or has a draw `agreed` (undo takes
+        any of them back)."""
         if player not in (0, 1):
             raise SessionError(400, "player must be 0 or 1")
         if reason not in ENDINGS:

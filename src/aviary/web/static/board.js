@@ -20,6 +20,7 @@ let focusCell = null;   // the board cell that holds the keyboard focus
 let drag = null;        // {from, x, y, moved, piece} while a piece is dragged
 let settings = {};      // the game's options as the session was made with
 let clock = null;        // {left: [s, s], increment, turn, since} when a time control is set
+let drawNote = null;     // the engine's answer to a draw offer
 let keptScores = {};    // "ply:text" -> [score, mate_in] of the engine's moves, kept in the URL
 
 const $ = (id) => document.getElementById(id);
@@ -122,7 +123,7 @@ async function newGame({ board = null, player = null, moves = null, resigned = n
   if (moves !== null) body.moves = moves;
   if (resigned !== null && !Number.isNaN(resigned)) {
     body.resigned = resigned;
-    if (query.get("ending") === "time") body.ending = "time";
+    if (["time", "agreed"].includes(query.get("ending"))) body.ending = query.get("ending");
   }
   const previous = view;
   try {
@@ -179,7 +180,7 @@ function recordQuery() {
   if (view.origin) { params.set("board", view.origin.board); params.set("player", view.origin.player); }
   if (view.history.length) params.set("moves", plyTokens().join(" "));
   if (view.resigned !== null) params.set("resigned", String(view.resigned));
-  if (view.ending === "time") params.set("ending", "time");
+  if (view.ending && view.ending !== "resigned") params.set("ending", view.ending);
   if (clock) {
     params.set("clock", `${$("clock-minutes").value}+${$("clock-increment").value}`);
     params.set("left", clockLeft().map((s) => s.toFixed(1)).join(","));
@@ -231,7 +232,8 @@ function exportRecord() {
     words.push((ply.chance ? CHANCE_MARK : "") + ply.text);
   }
   if (view.resigned !== null) {
-    words.push(`{${info.labels[view.resigned]} ${view.ending === "time" ? "loses on time" : "resigns"}}`);
+    const ended = { time: "loses on time", agreed: "offers a draw, accepted" }[view.ending] || "resigns";
+    words.push(`{${info.labels[view.resigned]} ${ended}}`);
   }
   lines.push("", words.join(" "));
   return lines.join("\n");
@@ -242,7 +244,7 @@ function importRecord(text) {
   for (const match of text.matchAll(/\[(\w+)\s+"([^"]*)"\]/g)) tags[match[1]] = match[2];
   if (tags.Game && tags.Game !== gameName) throw new Error(`this record is a ${tags.Game} game, not ${gameName}`);
   const body = text.replace(/\[(\w+)\s+"([^"]*)"\]/g, "");
-  const resigned = body.match(/\{(\S+) (resigns|loses on time)\}/);
+  const resigned = body.match(/\{(\S+) (resigns|loses on time|offers a draw, accepted)\}/);
   const params = new URLSearchParams();
   for (const pair of (tags.Options || "").split(/\s+/).filter(Boolean)) {
     const [name, value] = pair.split("=");
@@ -258,6 +260,7 @@ function importRecord(text) {
   if (resigned) {
     params.set("resigned", String(info.labels.indexOf(resigned[1])));
     if (resigned[2] === "loses on time") params.set("ending", "time");
+    if (resigned[2].startsWith("offers a draw")) params.set("ending", "agreed");
   }
   return params;
 }
@@ -352,6 +355,7 @@ function humanTurn() {
 
 async function play(text) {
   showError(null);
+  drawNote = null;
   selected = null;
   hint = null;
   try {
@@ -560,11 +564,12 @@ function renderStatus() {
   $("status").textContent = status;
   $("result").textContent = view.outcome ? `Result: ${view.outcome.text}` : "";
   $("result").dataset.over = view.outcome ? "yes" : "no";
-  $("hint-text").textContent = hint && browsing === null ? `Hint: ${hint.move}` : "";
+  $("hint-text").textContent = hint && browsing === null ? `Hint: ${hint.move}` : (drawNote || "");
   $("move-now").disabled = !searching;
   $("undo").disabled = !view.decisions && view.resigned === null;
   $("hint").disabled = !humanTurn();
   $("resign").disabled = !humanTurn();
+  $("draw").disabled = !humanTurn();
   $("play-from-here").hidden = browsing === null;
   const boardInput = $("position-board");
   if (document.activeElement !== boardInput) boardInput.value = view.board;
@@ -811,6 +816,26 @@ $("resign").addEventListener("click", async () => {
   if (!humanTurn()) return;
   showError(null);
   try { view = await call("POST", "/resign", { player: view.to_move }); } catch (error) { showError(error); }
+  changed();
+});
+// The engine accepts a draw when its last score is not in its own favour; people always do.
+$("draw").addEventListener("click", async () => {
+  if (!humanTurn()) return;
+  showError(null);
+  const player = view.to_move;
+  const engines = [0, 1].filter((side) => !humans.has(side));
+  if (engines.length) {
+    const known = knownScore();
+    const forEngine = known === null ? null : (engines[0] === 0 ? 1 : -1) *
+      (known.mate_in !== null ? Math.sign(known.mate_in) * 1e9 : known.score);
+    if (forEngine === null || forEngine > 0) {
+      drawNote = forEngine === null ? "The engine declines the draw: it has not searched yet."
+        : "The engine declines the draw: it scores the game in its favour.";
+      render();
+      return;
+    }
+  }
+  try { view = await call("POST", "/resign", { player, reason: "agreed" }); } catch (error) { showError(error); }
   changed();
 });
 $("flip").addEventListener("click", () => { if (!view) return; flipped = !flipped; render(); showClocks(); });
