@@ -20,6 +20,7 @@ let focusCell = null;   // the board cell that holds the keyboard focus
 let drag = null;        // {from, x, y, moved, piece} while a piece is dragged
 let settings = {};      // the game's options as the session was made with
 let clock = null;        // {left: [s, s], increment, turn, since} when a time control is set
+let hinting = false;    // a hint is being searched: the board waits for it
 let drawNote = null;     // the engine's answer to a draw offer
 let keptScores = {};    // "ply:text" -> [score, mate_in] of the engine's moves, kept in the URL
 
@@ -349,7 +350,7 @@ async function engineTurn() {
 }
 
 function humanTurn() {
-  return view && !view.outcome && !searching && browsing === null && view.to_move >= 0 &&
+  return view && !view.outcome && !searching && !hinting && browsing === null && view.to_move >= 0 &&
     humans.has(view.to_move);
 }
 
@@ -557,7 +558,7 @@ function render() {
 function renderStatus() {
   const who = view.to_move < 0 ? "" : humans.has(view.to_move) ? "you" : "engine";
   let status = view.outcome ? "Game over." :
-    `${view.player} to move (${who}${searching ? ", thinking…" : ""}) · move ${view.decisions + 1}` +
+    `${view.player} to move (${who}${searching ? ", thinking…" : hinting ? ", hint…" : ""}) · move ${view.decisions + 1}` +
     (view.max_plies ? ` of ${view.max_plies}` : "");
   if (browsing !== null) status = `Showing the position after ply ${browsing} of ${view.history.length}. ` +
     "Press » to return to the game, or Play from here.";
@@ -804,12 +805,14 @@ $("undo").addEventListener("click", async () => {
 $("hint").addEventListener("click", async () => {
   if (!humanTurn()) return;
   showError(null);
-  $("hint").disabled = true;
+  hinting = true;
+  render();
   $("hint-text").textContent = "Searching for a hint…";
   try {
     const seconds = Math.min(0.5, Number($("seconds").value) || 0.5);
     hint = await call("POST", "/hint", { seconds });
   } catch (error) { showError(error); hint = null; }
+  hinting = false;
   render();
 });
 $("resign").addEventListener("click", async () => {
