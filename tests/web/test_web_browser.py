@@ -1,9 +1,12 @@
 """The pages in a real browser: Debian's chromium driven by Playwright, against `aviary serve`.
 
 Every registered board game is played to its end by clicks (or arrow keys) against
-the engine at 0.1 s a move, with a move limit so that any game ends soon; a
-screenshot of each page is kept in out/screenshots/. Skips when chromium is not
-installed (CI installs it: .ci/run).
+the engine at 0.1 s a move, with a move limit so that any game ends soon; every game
+comes back after a reload and from its link in a fresh browser; the same flows run
+on a 390x844 touch screen and by keyboard alone; axe-core checks every page. No page
+may raise an error or log one to the console. Screenshots of each page, desktop and
+phone, are kept in out/screenshots/. Skips when chromium is not installed (CI
+installs it: .ci/run).
 """
 
 from __future__ import annotations
@@ -27,6 +30,11 @@ from aviary.games import registry
 CHROMIUM = os.environ.get("AVIARY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
 BOARD_GAMES = [spec.name for spec in registry.board_games()]
+PAGE_GAMES = [spec.name for spec in registry.GAMES.values() if spec.web is not None]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 1}
+DESKTOP = {"viewport": {"width": 1280, "height": 820}}
+FAILED_LOAD = "Failed to load resource: the server responded with a status of 4"
 
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI"):  # CI installs it (.ci/run): missing there is a failure
@@ -43,25 +51,12 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(web_cache, arena_db, tmp_path_factory):
-    """`aviary serve` in a child process, as a user starts it."""
+def serve(folder: Path, *options: str):
+    """Start `aviary serve OPTIONS` in a child process; (its URL, the process, its log)."""
     port = free_port()
-    folder = tmp_path_factory.mktemp("serve")
-    train = folder / "train.txt"
-    train.write_text("".join(
-        f"{label} {text}\n" for label, text in [
-            ("Boston,_MA", "wicked cold in boston harbor today fenway"),
-            ("Boston,_MA", "red sox at fenway park tonight boston"),
-            ("Boston,_MA", "commuting on the T in boston again"),
-            ("Chicago,_IL", "deep dish pizza in chicago loop"),
-            ("Chicago,_IL", "windy city cubs at wrigley chicago"),
-            ("Chicago,_IL", "lake michigan shore chicago morning"),
-        ] * 3))
     log = (folder / "serve.log").open("w")
     process = subprocess.Popen(
-        [sys.executable, "-m", "aviary", "serve", "--port", str(port), "--workers", "4",
-         "--classify-train", str(train), "--arena", str(arena_db), "--upload-mb", "1"],
+        [sys.executable, "-m", "aviary", "serve", "--port", str(port), *options],
         stdout=log, stderr=subprocess.STDOUT, env={**os.environ})
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
@@ -74,6 +69,35 @@ def server(web_cache, arena_db, tmp_path_factory):
                 process.kill()
                 pytest.fail(f"aviary serve did not start: {(folder / 'serve.log').read_text()}")
             time.sleep(0.2)
+    return url, process, log
+
+
+@pytest.fixture(scope="module")
+def bare_server(web_cache, tmp_path_factory):
+    """`aviary serve` started without a classifier or an arena database."""
+    url, process, log = serve(tmp_path_factory.mktemp("bare"), "--workers", "1")
+    yield url
+    process.terminate()
+    process.wait(timeout=30)
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def server(web_cache, arena_db, tmp_path_factory):
+    """`aviary serve` in a child process, as a user starts it."""
+    folder = tmp_path_factory.mktemp("serve")
+    train = folder / "train.txt"
+    train.write_text("".join(
+        f"{label} {text}\n" for label, text in [
+            ("Boston,_MA", "wicked cold in boston harbor today fenway"),
+            ("Boston,_MA", "red sox at fenway park tonight boston"),
+            ("Boston,_MA", "commuting on the T in boston again"),
+            ("Chicago,_IL", "deep dish pizza in chicago loop"),
+            ("Chicago,_IL", "windy city cubs at wrigley chicago"),
+            ("Chicago,_IL", "lake michigan shore chicago morning"),
+        ] * 3))
+    url, process, log = serve(folder, "--workers", "4", "--classify-train", str(train),
+                              "--arena", str(arena_db), "--upload-mb", "1")
     yield url
     process.terminate()
     process.wait(timeout=30)
@@ -88,21 +112,67 @@ def browser():
         launched.close()
 
 
+class Watched:
+    """Opens pages in fresh browser contexts and keeps every page error and console error."""
+
+    def __init__(self, browser) -> None:
+        self.browser = browser
+        self.contexts: list = []
+        self.errors: list[str] = []
+        self.allowed: tuple[str, ...] = ()
+
+    def open(self, **settings):
+        context = self.browser.new_context(**(settings or DESKTOP))
+        context.set_default_timeout(180_000)  # a cold table build or compile on a loaded machine
+        self.contexts.append(context)
+        opened = context.new_page()
+        opened.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        opened.on("console", lambda message: self.errors.append(f"console: {message.text}")
+                  if message.type == "error" and not message.text.startswith(self.allowed)
+                  else None)
+        return opened
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 820})
-    context.set_default_timeout(180_000)  # a cold table build or compile on a loaded machine
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+def browse(browser):
+    watched = Watched(browser)
+    yield watched
+    watched.close()
+    assert not watched.errors, f"errors on the page: {watched.errors}"
+
+
+@pytest.fixture
+def page(browse):
+    return browse.open()
+
+
+@pytest.fixture
+def phone(browse):
+    return browse.open(**PHONE)
 
 
 def shot(page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']}: "
+            f"{[n['target'] for n in v['nodes']][:3]}"
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+def played(page) -> list[str]:
+    """The move list's plies as the page shows them."""
+    return page.locator("#move-list button.ply").all_inner_texts()
 
 
 def wait_for_turn(page, decisions: int) -> str:
@@ -129,6 +199,7 @@ def play_one_move(page) -> None:
     elif page.locator(".cell.target").count():
         page.locator(".cell.target").first.click()
     else:
+        page.click("#legal summary")
         page.locator("#moves .move-button").first.click()
 
 
@@ -138,6 +209,8 @@ def test_the_index_lists_every_board_game_and_the_tools(page, server):
     titles = page.locator("#games li a").all_inner_texts()
     assert len(titles) == len(BOARD_GAMES)
     assert page.locator("a[href='/classify']").count() == 1
+    page.wait_for_selector("#arena-state:has-text('Ready')")
+    assert page.locator("#classify-state").inner_text() == "Ready: 2 classes."
     shot(page, "index")
 
 
@@ -152,8 +225,7 @@ def test_a_game_is_played_to_its_end_by_clicks_against_the_engine(page, server, 
         play_one_move(page)
     result = page.locator("#result").inner_text()
     assert result.startswith("Result: ")
-    history = page.locator("#history").inner_text().split()
-    assert len(history) >= 2  # the person moved and the engine answered
+    assert len(played(page)) >= 2  # the person moved and the engine answered
     assert page.locator("#thinking").inner_text().count("depth") >= 1
     shot(page, f"play-{name}")
 
@@ -173,11 +245,26 @@ def test_pikachu_endgame_pasted_then_won_by_the_engine(page, server):
     page.click(".cell[data-cell='10']")
     page.wait_for_function("() => document.getElementById('result').dataset.over === 'yes'")
     assert page.locator("#result").inner_text() == "Result: b wins (captured-all)"
-    assert page.locator("#history").inner_text() == "d1-d2 d7-d1"
+    assert played(page) == ["d1-d2", "d7-d1"]
+    # the engine's winning move is highlighted and its score is a win for b, labelled so
+    lit = page.locator(".cell.last").evaluate_all("cells => cells.map(c => c.dataset.cell)")
+    assert sorted(int(c) for c in lit) == [3, 45]
+    assert "b wins in" in page.locator("#eval-text").inner_text()
+    assert "for w (moves first)" in page.locator("#eval-text").inner_text()
     shot(page, "pikachu-endgame")
+    # undo after the engine's win: back to before the person's move, and play goes on
+    page.click("#undo")
+    page.wait_for_function("() => view.decisions === 0 && document.getElementById('board')"
+                           ".dataset.turn === 'human'")
+    assert page.locator("#result").inner_text() == ""
+    page.click(".cell[data-cell='3']")
+    page.click(".cell[data-cell='2']")  # d1-c1 this time
+    wait_for_turn(page, 1)
+    assert played(page)[0] == "d1-c1" and len(played(page)) >= 2  # the engine answered
 
 
-def test_undo_flip_and_copy_work_on_the_page(page, server):
+def test_undo_flip_and_copy_work_on_the_page(browse, page, server):
+    browse.allowed = (FAILED_LOAD,)  # the refused paste below: the browser logs its 400
     page.goto(f"{server}/play/pikachu?n=7&seconds=0.1")
     page.wait_for_selector(".cell.movable")
     start = page.evaluate("() => view.board")
@@ -187,6 +274,8 @@ def test_undo_flip_and_copy_work_on_the_page(page, server):
     play_one_move(page)
     wait_for_turn(page, 0)
     assert page.locator("#board").get_attribute("data-decisions") == "2"
+    assert page.locator("#undo").is_enabled() and page.locator("#move-now").is_disabled()
+    assert page.locator("#move-now").evaluate("b => getComputedStyle(b).opacity") != "1"
     page.click("#undo")
     page.wait_for_function("() => view.decisions === 0")
     assert page.evaluate("() => view.board") == start
@@ -251,7 +340,8 @@ def test_classify_a_typed_tweet_shows_its_class_and_the_words_behind_it(page, se
     shot(page, "classify")
 
 
-def test_horizon_upload_then_click_draws_the_three_lines(page, server, tmp_path):
+def test_horizon_upload_then_click_draws_the_three_lines(browse, page, server, tmp_path):
+    browse.allowed = (FAILED_LOAD,)  # the refused upload below: the browser logs its 413
     from aviary.horizon import synthetic
 
     photo = synthetic.generate(5, height=192, width=256)
@@ -286,3 +376,417 @@ def test_arena_standings_and_a_game_replayed_move_by_move(page, server):
     assert re.fullmatch(r"Result: (1-0|0-1|1/2-1/2) \([a-z-]+\)",
                         page.locator("#result").inner_text())
     shot(page, "arena")
+
+
+# --- a game that lasts ----------------------------------------------------------------
+
+
+def play_moves(page, count: int) -> None:
+    """`count` moves by the person (the engine answering each), from a fresh page."""
+    decisions = -1
+    for _ in range(count):
+        if wait_for_turn(page, decisions) == "over":
+            return
+        decisions = int(page.locator("#board").get_attribute("data-decisions"))
+        play_one_move(page)
+    wait_for_turn(page, decisions)
+
+
+def game_shown(page) -> tuple[str, list[str]]:
+    page.wait_for_function("() => view && document.getElementById('board').dataset.turn"
+                           " !== 'engine'")
+    return page.evaluate("() => view.board"), played(page)
+
+
+@pytest.mark.parametrize("name", BOARD_GAMES)
+def test_a_game_comes_back_after_a_reload_and_from_its_link_in_a_fresh_browser(
+        browse, server, name):
+    page = browse.open()
+    page.goto(f"{server}/play/{name}?seconds=0.05")
+    play_moves(page, 2)
+    board, moves = game_shown(page)
+    assert len(moves) >= 3
+    assert "moves=" in page.url
+    evaluation = page.locator("#eval-text").inner_text()
+    page.reload()
+    assert game_shown(page) == (board, moves)
+    assert page.locator("#eval-text").inner_text() == evaluation
+    assert not serious_violations(page)
+    shot(page, f"play-{name}")
+    shared = browse.open()  # a new context: no cookie, no storage, only the link
+    shared.goto(page.url)
+    assert game_shown(shared) == (board, moves)
+
+
+def test_random_ijk_tiles_come_back_after_a_reload_and_in_an_exported_record(browse, server):
+    page = browse.open()
+    page.goto(f"{server}/play/ijk?mode=nondet&seconds=0.05")
+    play_moves(page, 2)
+    board, moves = game_shown(page)
+    page.reload()
+    assert game_shown(page) == (board, moves)
+    page.click("#export")
+    record = page.input_value("#record-text")
+    assert '[Options "variant=course mode=nondet"]' in record and " @" in record
+    fresh = browse.open()
+    fresh.goto(f"{server}/play/ijk")
+    fresh.wait_for_selector("#board .cell")
+    fresh.fill("#record-text", record)
+    fresh.click("#import")
+    fresh.wait_for_url("**mode=nondet**")
+    assert game_shown(fresh) == (board, moves)
+
+
+def test_a_game_whose_session_was_reclaimed_goes_on_where_it_was(browse, server):
+    browse.allowed = (FAILED_LOAD,)  # the browser logs the move refused with 404 itself
+    page = browse.open()
+    page.goto(f"{server}/play/pikachu?n=7&seconds=0.05")
+    play_moves(page, 1)
+    board, moves = game_shown(page)
+    # the server lets the session go (as after idling): the next move replays the record
+    page.evaluate("() => fetch(`/api/sessions/${view.id}`, {method: 'DELETE'})")
+    play_one_move(page)
+    wait_for_turn(page, len(moves))
+    assert played(page)[:len(moves)] == moves and len(played(page)) == len(moves) + 2
+
+
+def test_sebastian_comes_back_after_a_reload(browse, server):
+    page = browse.open()
+    page.goto(server + "/sebastian")
+    page.wait_for_selector("#scorecard tr.category")
+    page.click("#roll")
+    page.wait_for_function("() => document.getElementById('roll-number').textContent === '1'")
+    page.click("#dice [data-index='0']")
+    page.click("#roll")
+    page.wait_for_function("() => document.getElementById('roll-number').textContent === '2'")
+    dice = page.locator("#dice .die").all_inner_texts()
+    log = page.locator("#log li").all_inner_texts()
+    page.reload()
+    page.wait_for_selector("#scorecard tr.category")
+    assert page.locator("#dice .die").all_inner_texts() == dice
+    assert page.locator("#log li").all_inner_texts() == log
+    assert page.locator("#roll-number").inner_text() == "2"
+    shared = browse.open()
+    shared.goto(page.url)
+    shared.wait_for_selector("#scorecard tr.category")
+    assert shared.locator("#log li").all_inner_texts() == log
+
+
+def test_a_failed_start_shows_one_message_and_no_page_error(browse, server):
+    browse.allowed = (FAILED_LOAD,)  # the browser logs the refused request itself
+    page = browse.open()
+    page.goto(f"{server}/play/pikachu?n=6")
+    page.wait_for_selector("#error:not(:empty)")
+    assert "n" in page.locator("#error").inner_text()
+    assert page.locator("#play").is_hidden() and page.locator("#record").is_hidden()
+    assert page.locator(".error:not(:empty)").count() == 1
+    page.click("#new-game")  # still the same bad option: the same one message
+    page.wait_for_timeout(300)
+    assert page.locator(".error:not(:empty)").count() == 1
+    page.goto(f"{server}/play/chess")
+    page.wait_for_selector("#error:not(:empty)")
+    assert page.locator("#error").inner_text().startswith("unknown board game 'chess'")
+    assert "{" not in page.locator("body").inner_text()  # a page, not raw JSON
+
+
+def test_step_back_through_the_move_list_and_play_from_there(page, server):
+    page.goto(f"{server}/play/pikachu?n=7&seconds=0.05")
+    play_moves(page, 2)
+    moves = played(page)
+    positions = page.evaluate("() => view.positions")
+    page.locator("#move-list button.ply").first.click()
+    assert page.evaluate("() => [...document.querySelectorAll('#board .cell')]"
+                         ".map(c => c.querySelector('.piece') ? c.querySelector('.piece')"
+                         ".textContent : '.').join('')") == positions[1].replace("#", ".")
+    assert page.locator("#status").inner_text().startswith("Showing the position after ply 1")
+    page.click("#nav-next")
+    assert page.locator("#move-list [aria-current='step']").inner_text() == moves[1]
+    page.click("#nav-last")
+    assert page.locator("#status").inner_text().startswith("w to move")
+    page.locator("#move-list button.ply").nth(1).click()
+    page.click("#play-from-here")  # the engine's first answer stays, the person moves next
+    page.wait_for_function("() => view.decisions === 2 && document.getElementById('board')"
+                           ".dataset.turn === 'human'")
+    assert played(page) == moves[:2]
+
+
+def test_hint_resign_export_and_import(browse, server):
+    page = browse.open()
+    page.goto(f"{server}/play/pikachu?n=7&seconds=0.05")
+    play_moves(page, 1)
+    page.click("#hint")
+    page.wait_for_selector("#hint-text:has-text('Hint: ')")
+    hinted = page.locator("#hint-text").inner_text().removeprefix("Hint: ")
+    assert hinted in page.evaluate("() => view.moves.map(m => m.text)")
+    assert page.locator(".cell.hinted").count() == 2
+    page.click("#export")
+    record = page.input_value("#record-text")
+    assert '[Game "pikachu"]' in record and '[Options "n=7"]' in record
+    assert " ".join(played(page)) in record.replace("1. ", "").replace("2. ", "")
+    page.click("#resign")
+    page.wait_for_selector("#result:has-text('resigned')")
+    assert page.locator("#result").inner_text() == "Result: b wins (resigned)"
+    page.click("#export")
+    record = page.input_value("#record-text")
+    fresh = browse.open()
+    fresh.goto(f"{server}/play/pikachu")
+    fresh.wait_for_selector("#board .cell")
+    fresh.fill("#record-text", record)
+    fresh.click("#import")
+    fresh.wait_for_selector("#result:has-text('resigned')")
+    assert played(fresh) == played(page)
+    assert fresh.evaluate("() => view.board") == page.evaluate("() => view.board")
+
+
+def test_a_piece_is_dragged_to_its_square(page, server):
+    page.goto(f"{server}/play/pikachu?n=7&seconds=0.05")
+    page.wait_for_selector(".cell.movable")
+    move = page.evaluate("() => view.moves.find(m => m.start !== null && m.end !== null)")
+    source = page.locator(f".cell[data-cell='{move['start']}']").bounding_box()
+    target = page.locator(f".cell[data-cell='{move['end']}']").bounding_box()
+    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2,
+                    steps=5)
+    page.mouse.up()
+    page.wait_for_function("() => view.decisions >= 1")
+    assert played(page)[0] == move["text"]
+
+
+# --- tools without their start options ------------------------------------------------
+
+
+def test_tools_started_without_their_options_say_how_to_enable_them(page, bare_server):
+    page.goto(bare_server + "/")
+    page.wait_for_selector("#classify-state:has-text('Not enabled')")
+    page.wait_for_selector("#arena-state:has-text('Not enabled')")
+    assert "--arena DB" in page.locator("#arena-state").inner_text()
+    page.goto(bare_server + "/classify")
+    page.wait_for_selector("#not-enabled:visible")
+    assert "--classify-train" in page.locator("#not-enabled").inner_text()
+    assert page.locator("#classify").is_disabled()
+    page.goto(bare_server + "/arena")
+    page.wait_for_selector("#not-enabled:visible")
+    assert "aviary serve --arena" in page.locator("#not-enabled").inner_text()
+    assert page.locator("#error").inner_text() == ""
+    assert not serious_violations(page)
+
+
+# --- a phone, a keyboard, a screen reader ---------------------------------------------
+
+PAGES = ["/", *(f"/play/{name}" for name in BOARD_GAMES), *(f"/{name}" for name in PAGE_GAMES),
+         "/classify", "/horizon", "/arena"]
+
+
+def page_name(path: str) -> str:
+    return path.strip("/").replace("/", "-") or "index"
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_fits_a_phone_and_passes_axe(phone, server, path):
+    phone.goto(f"{server}{path}{'?seconds=0.05' if path.startswith('/play/') else ''}")
+    phone.wait_for_load_state("networkidle")
+    if path.startswith("/play/"):
+        phone.wait_for_selector("#board .cell")
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+    assert not serious_violations(phone)
+    shot(phone, f"phone-{page_name(path)}")
+
+
+@pytest.mark.parametrize("name", [name for name in BOARD_GAMES if name != "ijk"])
+def test_a_game_by_taps_on_a_phone_then_reloaded(phone, server, name):
+    phone.goto(f"{server}/play/{name}?seconds=0.05")
+    phone.wait_for_selector(".cell.movable")
+    cell = phone.locator(".cell").first.bounding_box()
+    assert cell["width"] >= 40  # a finger's size, not 980 px at 0.4 scale
+    assert phone.locator("#board").bounding_box()["width"] <= 390
+    phone.locator(".cell.movable").first.tap()
+    phone.locator(".cell.target").first.tap()
+    wait_for_turn(phone, 0)
+    moves = played(phone)
+    assert len(moves) == 2
+    phone.reload()
+    phone.wait_for_selector("#move-list button.ply")
+    assert played(phone) == moves
+
+
+def swipe(page, dx: float, dy: float) -> None:
+    """A real one-finger swipe across the board (touch events through DevTools)."""
+    box = page.locator("#board").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 6):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+            {"x": x + dx * step / 5, "y": y + dy * step / 5}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_ijk_by_swipes_on_a_phone(phone, server):
+    phone.goto(f"{server}/play/ijk?seconds=0.05")
+    phone.wait_for_function("() => document.getElementById('board').dataset.turn === 'human'")
+    swipe(phone, 0, 120)  # down
+    wait_for_turn(phone, 0)
+    assert played(phone)[0] == "D"
+    swipe(phone, -120, 0)  # left
+    wait_for_turn(phone, 2)
+    assert played(phone)[2] == "L"
+
+
+def press_until_focused(page, selector: str, most: int = 80) -> None:
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def focused_cell(page) -> int:
+    return int(page.evaluate("() => document.activeElement.dataset.cell"))
+
+
+def walk(page, to: int, cols: int) -> None:
+    """Arrow keys from the focused square to square `to` (squares off the board are skipped)."""
+    for _ in range(40):
+        at = focused_cell(page)
+        if at == to:
+            return
+        rows, steps = divmod(to, cols)[0] - divmod(at, cols)[0], to % cols - at % cols
+        keys = ([("ArrowDown" if rows > 0 else "ArrowUp")] if rows else []) + \
+               ([("ArrowRight" if steps > 0 else "ArrowLeft")] if steps else [])
+        for key in keys:
+            page.keyboard.press(key)
+            if focused_cell(page) != at:
+                break
+    raise AssertionError(f"the arrow keys never reached square {to}")
+
+
+@pytest.mark.parametrize("name", BOARD_GAMES)
+def test_a_game_by_keyboard_alone(page, server, name):
+    page.goto(f"{server}/play/{name}?seconds=0.05")
+    page.wait_for_function("() => document.getElementById('board').dataset.turn === 'human'")
+    if name == "ijk":  # moves are the arrow keys themselves
+        press_until_focused(page, "#board")
+        page.keyboard.press("ArrowLeft")
+        wait_for_turn(page, 0)
+        assert played(page)[0] == "L"
+    else:
+        press_until_focused(page, "#board .cell")
+        move = page.evaluate("() => view.moves.find(m => m.start !== null && m.end !== null)")
+        cols = page.evaluate("() => view.cols")
+        walk(page, move["start"], cols)
+        label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+        assert "can move" in label
+        page.keyboard.press("Enter")
+        walk(page, move["end"], cols)
+        assert "move here" in page.evaluate(
+            "() => document.activeElement.getAttribute('aria-label')")
+        page.keyboard.press("Enter")
+        wait_for_turn(page, 0)
+        assert played(page)[0] == move["text"]
+    press_until_focused(page, "#undo")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => view.decisions === 0")
+    press_until_focused(page, "#hint")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hint-text:has-text('Hint: ')")
+    press_until_focused(page, "#move-list button.ply, #nav-first")
+
+
+def luminance(css: str) -> float:
+    red, green, blue = (int(v) / 255 for v in re.findall(r"\d+", css)[:3])
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+              for c in (red, green, blue)]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(first: str, second: str) -> float:
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_move_dots_and_frames_stand_out_from_both_square_colours(page, server):
+    """WCAG's 3:1 for graphics: the move dots, the movable and last-move frames."""
+    page.goto(f"{server}/play/pikachu?n=7&seconds=0.05")
+    play_moves(page, 1)
+    page.locator(".cell.movable").first.click()
+    marks = page.evaluate("""() => {
+        const style = (selector, pseudo, property) => [...document.querySelectorAll(selector)]
+          .map(c => [getComputedStyle(c, pseudo)[property], getComputedStyle(c).backgroundColor]);
+        return {dots: style('.cell.target', '::before', 'backgroundColor'),
+                frames: style('.cell.movable:not(.selected)', '::after', 'borderTopColor'),
+                last: style('.cell.last', null, 'boxShadow')};
+    }""")
+    assert marks["dots"] and marks["frames"] and marks["last"]
+    for mark, square in marks["dots"] + marks["frames"] + marks["last"]:
+        assert contrast(mark, square) >= 3, (mark, square)
+
+
+def test_sebastian_dice_and_rows_and_the_arena_replay_by_keyboard(page, server):
+    page.goto(server + "/sebastian")
+    page.wait_for_selector("#scorecard tr.category")
+    press_until_focused(page, "#roll")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.getElementById('roll-number').textContent === '1'")
+    press_until_focused(page, "#dice [data-index='2']")
+    page.keyboard.press("Space")
+    assert page.locator("#dice [data-index='2']").get_attribute("aria-pressed") == "true"
+    page.wait_for_selector("#advice tbody tr.best")
+    press_until_focused(page, "#advice tr.best button")
+    page.keyboard.press("Enter")  # the advice's keep: its dice marked to reroll
+    marked = page.locator("#dice .die.reroll").count()
+    assert page.locator("#roll").inner_text() == f"Reroll {marked} dice"
+    page.goto(server + "/arena")
+    page.wait_for_selector("#games tbody tr")
+    press_until_focused(page, "#games tbody tr:nth-child(2) button")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#replay-title:has-text('game 2')")
+    press_until_focused(page, "#next")
+    page.keyboard.press("Enter")
+    assert page.locator("#ply").inner_text().startswith("ply 1 of ")
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#ply").inner_text().startswith("ply 2 of ")
+
+
+@pytest.mark.parametrize("path", ["/", "/classify", "/horizon", "/arena",
+                                  *(f"/{name}" for name in PAGE_GAMES)])
+def test_every_tool_page_passes_axe_on_a_desktop(page, server, path):
+    page.goto(server + path)
+    page.wait_for_load_state("networkidle")
+    assert not serious_violations(page)
+    shot(page, f"desktop-{page_name(path)}")
+
+
+def test_a_clock_runs_for_the_side_to_move_and_its_flag_ends_the_game(browse, server):
+    page = browse.open()
+    # two people at one board (no engine to wait for), 3 s each and 5 s a move
+    page.goto(f"{server}/play/pikachu?n=7&side=both&clock=0.05%2B5")
+    page.wait_for_selector(".clock.running")
+    assert page.locator(".clock.running").get_attribute("data-side") == "0"
+    play_one_move(page)
+    page.wait_for_selector(".clock.running[data-side='1']")
+    left = page.evaluate("() => clock.left")
+    assert left[0] > 3  # white used under 5 s: its increment came after its move
+    play_one_move(page)
+    page.wait_for_selector(".clock.running[data-side='0']")
+    page.wait_for_selector("#result:has-text('time')", timeout=30_000)
+    assert page.locator("#result").inner_text() == "Result: b wins (time)"
+    assert "ending=time" in page.url
+    page.reload()
+    page.wait_for_selector("#result:has-text('time')")
+    assert page.locator(".clock").first.is_visible()
+
+
+def test_a_draw_offer_is_declined_by_an_engine_that_has_not_searched_and_taken_by_people(
+        page, server):
+    page.goto(f"{server}/play/pikachu?n=7&seconds=0.05")
+    page.wait_for_selector(".cell.movable")
+    page.click("#draw")
+    page.wait_for_selector("#hint-text:has-text('declines')")
+    assert page.locator("#result").inner_text() == ""
+    page.select_option("#side", "both")
+    page.click("#draw")
+    page.wait_for_selector("#result:has-text('draw (agreed)')")
+    assert "ending=agreed" in page.url
+    page.reload()
+    page.wait_for_selector("#result:has-text('draw (agreed)')")

@@ -64,7 +64,8 @@ def test_every_listed_move_plays_and_an_illegal_one_changes_nothing(client, name
                          json={"move": view["moves"][0]["text"]})
     assert played.status_code == 200
     assert played.json()["decisions"] == 1
-    assert played.json()["history"][0] == {"text": view["moves"][0]["text"], "chance": False}
+    first = played.json()["history"][0]
+    assert (first["text"], first["chance"], first["mover"]) == (view["moves"][0]["text"], False, 0)
 
 
 def test_pikachu_moves_carry_their_squares_from_the_notation(client):
@@ -101,7 +102,7 @@ def test_unknown_game_is_404_everywhere(client):
     assert client.get("/api/games/nosuchgame").status_code == 404
     response = client.post("/api/games/nosuchgame/sessions", json={})
     assert response.status_code == 404 and "unknown board game" in response.json()["detail"]
-    assert client.get("/play/nosuchgame").status_code == 404
+    assert client.get("/play/nosuchgame").status_code == 404  # the page, saying so
     assert client.get("/api/sessions/nosuchsession").status_code == 404
 
 
@@ -303,3 +304,123 @@ def test_an_engine_that_fails_is_reported_and_the_game_goes_on(client):
         assert played.status_code == 200
     finally:
         del GAMES["brokenengine"]
+
+
+# --- a game that lasts: replayed from its record, resigned, hinted -------------------------------
+
+
+@pytest.mark.parametrize("name", BOARD_GAMES)
+def test_a_recorded_game_replays_into_a_new_session_with_the_same_position(client, name):
+    """What a reload, a shared link and a reclaimed session do: the plies make the game again."""
+    view = new(client, name, seed=7)
+    for _ in range(4):
+        if view["outcome"] is not None:
+            break
+        view = client.post(f"/api/sessions/{view['id']}/move",
+                           json={"move": view["moves"][-1]["text"]}).json()
+    plies = [ply["text"] for ply in view["history"]]
+    again = new(client, name, moves=plies)
+    assert again["id"] != view["id"]
+    assert (again["board"], again["player"], again["history"]) == (
+        view["board"], view["player"], view["history"])
+    assert again["positions"] == view["positions"] and len(again["positions"]) == len(plies) + 1
+
+
+def test_a_nondet_ijk_record_replays_its_random_tiles_exactly(client):
+    view = new(client, "ijk", options={"mode": "nondet"}, seed=3)
+    for key in ("U", "L", "D", "R"):
+        view = client.post(f"/api/sessions/{view['id']}/move", json={"move": key}).json()
+    assert sum(ply["chance"] for ply in view["history"]) >= 4  # a tile after every move
+    again = new(client, "ijk", options={"mode": "nondet"}, seed=99,
+                moves=[ply["text"] for ply in view["history"]])
+    assert again["board"] == view["board"] and again["history"] == view["history"]
+
+
+def test_a_record_from_a_pasted_position_replays_from_that_position(client):
+    view = new(client, options={"n": 7}, board=endgame_board(), player="w")
+    view = client.post(f"/api/sessions/{view['id']}/move", json={"move": "d1-d2"}).json()
+    assert view["origin"] == {"board": endgame_board(), "player": "w"}
+    again = new(client, options={"n": 7}, board=endgame_board(), player="w", moves=["d1-d2"])
+    assert again["board"] == view["board"] and again["player"] == "b"
+
+
+def test_a_record_with_an_illegal_ply_is_refused_naming_the_ply(client):
+    response = client.post("/api/games/pikachu/sessions",
+                           json={"options": {"n": 7}, "moves": ["a3-a4", "a4-a9"]})
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith("ply 2 of the game: 'a4-a9' is not a legal move")
+
+
+def test_resigning_ends_the_game_and_undo_takes_the_resignation_back(client):
+    view = new(client, options={"n": 7})
+    view = client.post(f"/api/sessions/{view['id']}/move", json={"move": "a3-a4"}).json()
+    resigned = client.post(f"/api/sessions/{view['id']}/resign", json={"player": 1}).json()
+    assert resigned["outcome"]["winner"] == 0 and resigned["outcome"]["reason"] == "resigned"
+    assert resigned["moves"] == [] and resigned["resigned"] == 1
+    again = new(client, options={"n": 7}, moves=["a3-a4"], resigned=1)
+    assert again["outcome"] == resigned["outcome"]
+    back = client.post(f"/api/sessions/{view['id']}/undo", json={"count": 1}).json()
+    assert back["outcome"] is None and back["decisions"] == 1 and back["player"] == "b"
+
+
+def test_a_hint_names_a_legal_move_and_plays_nothing(client):
+    view = new(client, options={"n": 7}, board=endgame_board(), player="b")
+    hint = client.post(f"/api/sessions/{view['id']}/hint", json={"seconds": 0.2})
+    assert hint.status_code == 200, hint.text
+    found = hint.json()
+    assert found["move"] in [m["text"] for m in view["moves"]]
+    assert (found["start"], found["end"]) == next(
+        (m["start"], m["end"]) for m in view["moves"] if m["text"] == found["move"])
+    assert client.get(f"/api/sessions/{view['id']}").json()["decisions"] == 0
+    assert client.post(f"/api/sessions/{view['id']}/hint",
+                       json={"seconds": 0}).status_code == 400
+
+
+def test_an_engine_move_keeps_its_score_from_the_first_players_point_of_view(client):
+    view = new(client, options={"n": 7}, board=endgame_board(), player="w")
+    client.post(f"/api/sessions/{view['id']}/move", json={"move": "d1-d2"})
+    with client.websocket_connect(f"/api/sessions/{view['id']}/think") as socket:
+        socket.send_json({"type": "go", "seconds": 0.2})
+        while (message := socket.receive_json())["type"] == "thought":
+            pass
+    engine_ply = message["view"]["history"][-1]
+    assert engine_ply["mover"] == 1 and engine_ply["text"] == "d7-d1"
+    # black (the second player) wins at once: a won score for black is negative for white
+    assert engine_ply["mate_in"] is not None and engine_ply["mate_in"] < 0
+    assert (engine_ply["start"], engine_ply["end"]) == (45, 3)
+
+
+def test_an_unknown_game_gets_the_page_with_status_404_and_a_favicon_is_served(client):
+    response = client.get("/play/chess")
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith("text/html")
+    assert "<title>" in response.text
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg")
+
+
+def test_each_game_describes_how_to_play_it(client):
+    for described in client.get("/api/games").json():
+        assert len(described["how_to_play"]) >= 3, described["name"]
+    betsy = client.get("/api/games/betsy").json()
+    assert betsy["piece_names"]["K"] == "white Kingfisher"
+    assert betsy["piece_names"]["n"] == "black Nighthawk"
+
+
+def test_a_player_whose_clock_ran_out_loses_on_time_and_the_record_keeps_it(client):
+    view = new(client, options={"n": 7})
+    lost = client.post(f"/api/sessions/{view['id']}/resign", json={"player": 0, "reason": "time"})
+    assert lost.json()["outcome"]["text"] == "b wins (time)"
+    again = new(client, options={"n": 7}, moves=[], resigned=0, ending="time")
+    assert again["outcome"] == lost.json()["outcome"] and again["ending"] == "time"
+    assert client.post(f"/api/sessions/{view['id']}/resign",
+                       json={"player": 1, "reason": "boredom"}).status_code == 400
+
+
+def test_an_agreed_draw_ends_the_game_without_a_winner(client):
+    view = new(client, options={"n": 7})
+    drawn = client.post(f"/api/sessions/{view['id']}/resign",
+                        json={"player": 0, "reason": "agreed"}).json()
+    assert drawn["outcome"] == {"winner": None, "reason": "agreed", "text": "draw (agreed)"}
+    again = new(client, options={"n": 7}, moves=[], resigned=0, ending="agreed")
+    assert again["outcome"] == drawn["outcome"]

@@ -128,3 +128,29 @@ def test_arena_refuses_unknown_games_and_a_server_without_a_database(tools, bare
 @pytest.mark.parametrize("path", ["/classify", "/horizon", "/arena"])
 def test_tool_pages_are_served(bare, path):
     assert bare.get(path).status_code == 200
+
+
+def test_classify_answers_log_probabilities_that_still_differ_when_p_rounds_to_one(tools):
+    short = tools.post("/api/classify", json={"text": "chicago"}).json()
+    long = tools.post("/api/classify", json={"text": "chicago " * 40 + "deep dish pizza"}).json()
+    for answer in (short, long):
+        rows = answer["probabilities"]
+        assert [r["log_probability"] for r in rows] == sorted(
+            (r["log_probability"] for r in rows), reverse=True)
+        assert rows[0]["log_probability"] <= 0
+    # more evidence: the runner-up falls further behind, even where P shows 1.000 for both
+    assert (long["probabilities"][1]["log_probability"]
+            < short["probabilities"][1]["log_probability"])
+
+
+def test_horizon_says_in_plain_words_that_a_file_is_not_an_image(tools):
+    refused = tools.post("/api/horizon/photos", content=b"plain text, not a photo")
+    assert refused.status_code == 400
+    detail = refused.json()["detail"]
+    assert detail.startswith("this file is not a photo aviary can read")
+    assert "BytesIO" not in detail and "0x" not in detail
+
+
+def test_the_server_says_which_tools_it_was_started_with(tools, bare):
+    assert tools.get("/api/tools").json() == {"classify": True, "horizon": True, "arena": True}
+    assert bare.get("/api/tools").json() == {"classify": False, "horizon": True, "arena": False}

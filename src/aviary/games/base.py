@@ -158,6 +158,10 @@ class Game(ABC, Generic[State, Move]):
     options: ClassVar[tuple[Option, ...]] = ()
     course_usage: ClassVar[str] = "PLAYER BOARD SECONDS"
     symbols: ClassVar[str] = ""  # every character a board text may hold (a learner's planes)
+    # for people (the web page, `aviary play`): the rules in a few lines, one rule a line,
+    # and what each board character stands for
+    how_to_play: ClassVar[str] = ""
+    piece_names: ClassVar[dict[str, str]] = {}
 
     def __init__(self, **settings: Any) -> None:
         known = {option.name: option for option in self.options}

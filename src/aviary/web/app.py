@@ -36,6 +36,9 @@ class NewGame(BaseModel):
     player: str | None = None
     max_plies: int = 0
     seed: int | None = None
+    moves: list[str] | None = None  # a recorded game's plies, replayed
+    resigned: int | None = None
+    ending: str = "resigned"  # or "time": the resigned player's clock ran out
 
 
 class MoveRequest(BaseModel):
@@ -44,6 +47,15 @@ class MoveRequest(BaseModel):
 
 class UndoRequest(BaseModel):
     count: int = 1
+
+
+class ResignRequest(BaseModel):
+    player: int
+    reason: str = "resigned"  # or "time", or "agreed" (the player's draw offer accepted)
+
+
+class HintRequest(BaseModel):
+    seconds: float = 0.5
 
 
 class PositionRequest(BaseModel):
@@ -88,8 +100,13 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
 
     @app.get("/play/{name}", include_in_schema=False)
     async def board_page(name: str) -> FileResponse:
-        _board_spec(name)
-        return FileResponse(STATIC / "board.html")
+        # an unknown game gets the page too (status 404): it shows the one message
+        known = name in registry.GAMES and registry.GAMES[name].game is not None
+        return FileResponse(STATIC / "board.html", status_code=200 if known else 404)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     for page in TOOL_PAGES:
         app.add_api_route(f"/{page}", _page(page), include_in_schema=False, methods=["GET"])
@@ -117,9 +134,11 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
     async def new_session(name: str, request: NewGame, http: Request) -> dict[str, Any]:
         owner = http.client.host if http.client is not None else ""
 
-        def create() -> dict[str, Any]:  # a large board takes a while: off the event loop
+        def create() -> dict[str, Any]:  # a large board or a long record: off the event loop
             return sessions.create(name, request.options, request.board, request.player,
-                                   request.max_plies, request.seed, owner=owner).view()
+                                   request.max_plies, request.seed, owner=owner,
+                                   moves=request.moves, resigned=request.resigned,
+                                   ending=request.ending).view()
 
         return await asyncio.get_running_loop().run_in_executor(sessions.pool, create)
 
@@ -138,6 +157,30 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
         session = sessions.get(session_id)
         session.undo(request.count)
         return session.view()
+
+    @app.post("/api/sessions/{session_id}/resign")
+    async def resign(session_id: str, request: ResignRequest) -> dict[str, Any]:
+        session = sessions.get(session_id)
+        session.resign(request.player, request.reason)
+        return session.view()
+
+    @app.post("/api/sessions/{session_id}/hint")
+    async def hint(session_id: str, request: HintRequest) -> dict[str, Any]:
+        """The engine's choice for the side to move after a short search, not played."""
+        session = sessions.get(session_id)
+        if not 0 < request.seconds <= 10:
+            raise HTTPException(400, "a hint searches above 0 and at most 10 seconds")
+
+        async def ignore(thought: Thought) -> None:
+            pass
+
+        move = await sessions.think(session, request.seconds, ignore, play=False)
+        if move is None:
+            raise HTTPException(409, "the position changed while the hint was searched")
+        found = session.view()
+        shown = next((m for m in found["moves"] if m["text"] == move), None)
+        return {"move": move, "start": None if shown is None else shown["start"],
+                "end": None if shown is None else shown["end"]}
 
     @app.post("/api/sessions/{session_id}/position")
     async def position(session_id: str, request: PositionRequest) -> dict[str, Any]:
@@ -222,6 +265,8 @@ def _describe(spec: registry.GameSpec) -> dict[str, Any]:
         "title": game_class.title or spec.name,
         "summary": spec.summary,
         "labels": list(game_class.labels),
+        "how_to_play": game_class.how_to_play.splitlines(),
+        "piece_names": dict(game_class.piece_names),
         "options": [
             {"name": o.name, "default": o.default, "help": o.help, "kind": o.kind.__name__,
              "choices": list(o.choices), "minimum": o.minimum, "maximum": o.maximum}

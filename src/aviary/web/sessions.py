@@ -6,6 +6,11 @@ itself with its own seeded generator, and thinks in the engine processes
 search polls its session's own stop flag: "move now", undo, a new position, a
 closed tab and reclaiming an idle session each set it, and a result that
 arrives for a position the session has left is dropped.
+
+A session is only a cache: the page keeps the whole game (options, starting
+position, every ply's notation, chance events included) in its URL, and a new
+session replays it (`Sessions.create(moves=...)`). So a reload, a shared link
+and a session reclaimed after idling all come back to the same game.
 """
 
 from __future__ import annotations
@@ -29,6 +34,10 @@ from aviary.web import boards
 from aviary.web.workers import ProcessSearches, Thought
 
 MOVE_LIMIT_REASON = "move-limit"
+RESIGNED_REASON = "resigned"
+AGREED_REASON = "agreed"  # a draw offered by `resigned` and accepted
+ENDINGS = (RESIGNED_REASON, "time", AGREED_REASON)  # how a game ends before its rules end it
+MOST_REPLAYED = 5000  # plies a new session replays from a page's record
 LATENESS_DECAY = 0.8  # per search: how fast a late search is forgotten
 MAX_LATENESS = 0.3  # the most a search plans to end early for lateness
 OUTLIER = 1.0  # later than this is not the machine's load (a first compile): not learnt
@@ -44,8 +53,16 @@ class SessionError(Exception):
 
 @dataclass
 class Ply:
+    """One ply as the page lists it: notation, who played it (-1: chance), the squares it
+    joins, and the engine's score for it (the first player's point of view) if it searched."""
+
     text: str
     chance: bool
+    mover: int = -1
+    start: int | None = None
+    end: int | None = None
+    score: int | None = None
+    mate_in: int | None = None
 
 
 @dataclass
@@ -62,6 +79,9 @@ class GameSession:
     version: int = 0  # bumped by every change of position
     searched: float = 0.0  # seconds the last search ran in its worker
     owner: str = ""  # the client's address: a client's many games end only its own
+    origin: tuple[str, str] | None = None  # (board, player) set by hand, else the start
+    resigned: int | None = None  # the player who resigned (or whose clock ran out)
+    ending: str = RESIGNED_REASON
 
     @property
     def state(self) -> Any:
@@ -78,6 +98,9 @@ class GameSession:
         return sum(1 for ply in self.plies if not ply.chance)
 
     def outcome(self) -> Outcome | None:
+        if self.resigned is not None:
+            winner = None if self.ending == AGREED_REASON else 1 - self.resigned
+            return Outcome(winner, self.ending)
         outcome = self.game.outcome(self.state)
         if outcome is None and self.max_plies and self.decisions() >= self.max_plies:
             return Outcome(None, MOVE_LIMIT_REASON)
@@ -92,8 +115,11 @@ class GameSession:
     # --- changes of position -------------------------------------------------------------
 
     def _push(self, move: Any, chance: bool) -> None:
-        self.plies.append(Ply(self.game.move_text(self.state, move), chance))
-        self.states.append(self.game.play(self.state, move))
+        game, state = self.game, self.state
+        text = game.move_text(state, move)
+        start, end = boards.move_squares(game, state, move, text, game.board())
+        self.plies.append(Ply(text, chance, -1 if chance else game.to_move(state), start, end))
+        self.states.append(game.play(state, move))
 
     def _play_chance(self) -> None:
         while self.game.outcome(self.state) is None and self.game.is_chance(self.state):
@@ -113,10 +139,44 @@ class GameSession:
         self._push(move, chance=False)
         self._play_chance()
 
+    def replay(self, texts: list[str]) -> None:
+        """Play the plies written `texts` (chance events too) from the current position."""
+        if len(texts) > MOST_REPLAYED:
+            raise SessionError(400, f"at most {MOST_REPLAYED} plies can be replayed")
+        for number, text in enumerate(texts, 1):
+            if self.outcome() is not None:
+                raise SessionError(400, f"ply {number} ({text}) comes after the game ended")
+            chance = self.game.is_chance(self.state)
+            try:
+                move = self.game.parse_move(self.state, text)
+            except IllegalMove as error:
+                raise SessionError(400, f"ply {number} of the game: {error}") from None
+            self._push(move, chance=chance)
+        self._play_chance()
+
+    def resign(self, player: int, reason: str = RESIGNED_REASON) -> None:
+        """`player` gives the game up, loses on `time`, or has a draw `agreed` (undo takes
+        any of them back)."""
+        if player not in (0, 1):
+            raise SessionError(400, "player must be 0 or 1")
+        if reason not in ENDINGS:
+            raise SessionError(400, f"reason must be one of: {', '.join(ENDINGS)}")
+        if self.outcome() is not None:
+            raise SessionError(409, "the game is over")
+        self.cancel()
+        self.resigned, self.ending = player, reason
+
     def undo(self, count: int) -> None:
-        """Take back `count` moves (with the chance events after each)."""
+        """Take back `count` moves (with the chance events after each); a resignation
+        is taken back first, without counting as a move."""
         if count < 1:
             raise SessionError(400, "undo needs a count of at least 1")
+        if self.resigned is not None:
+            self.cancel()
+            self.resigned = None
+            count -= 1
+            if count == 0:
+                return
         if count > self.decisions():
             raise SessionError(400, f"cannot undo {count} moves: {self.decisions()} played")
         self.cancel()
@@ -127,15 +187,19 @@ class GameSession:
             self.plies.pop()
             self.states.pop()
 
-    def set_position(self, board: str, player: str) -> None:
-        """Start again from the course board text `board` with `player` to move."""
+    def set_position(self, board: str, player: str, chance: bool = True) -> None:
+        """Start again from the course board text `board` with `player` to move (and the
+        chance events there, unless `chance` is False: a replay brings its own)."""
         try:
             state = self.game.parse(board.strip(), player.strip())
         except (ValueError, KeyError, IndexError) as error:
             raise SessionError(400, f"not a {self.spec.name} position: {error}") from None
         self.cancel()
         self.states, self.plies = [state], []
-        self._play_chance()
+        self.origin = (self.game.format(state), player.strip())
+        self.resigned = None
+        if chance:
+            self._play_chance()
 
     # --- what the page draws -------------------------------------------------------------
 
@@ -151,6 +215,8 @@ class GameSession:
                 start, end = boards.move_squares(game, state, move, text, shape)
                 moves.append(boards.MoveView(text, start, end))
         learnt = boards.piece_owners(type(game), tuple(sorted(game.settings.items())))
+        positions = [game.format(before) for before in self.states]
+        chars = set("".join(positions))
         return {
             "id": self.id,
             "game": self.spec.name,
@@ -165,12 +231,17 @@ class GameSession:
             "to_move": game.to_move(state),
             "moves": [vars(move) for move in moves],
             "keys": boards.keyboard([move.text for move in moves]),
-            "owners": {char: boards.owner_of(char, learnt) for char in sorted(set(board))
+            "owners": {char: boards.owner_of(char, learnt) for char in sorted(chars)
                        if boards.owner_of(char, learnt) is not None},
             "outcome": None if outcome is None else {
                 "winner": outcome.winner, "reason": outcome.reason,
                 "text": boards.outcome_text(game, outcome)},
-            "history": [{"text": ply.text, "chance": ply.chance} for ply in self.plies],
+            "history": [vars(ply) for ply in self.plies],
+            "positions": positions,
+            "origin": None if self.origin is None else {"board": self.origin[0],
+                                                        "player": self.origin[1]},
+            "resigned": self.resigned,
+            "ending": None if self.resigned is None else self.ending,
             "decisions": self.decisions(),
             "max_plies": self.max_plies,
             "thinking": self.thinking,
@@ -199,10 +270,13 @@ class Sessions:
 
     def create(self, name: str, options: dict[str, Any], board: str | None = None,
                player: str | None = None, max_plies: int = 0,
-               seed: int | None = None, owner: str = "") -> GameSession:
-        """A new game. A client (`owner`) with `most_per_client` games open loses its own
-        least recently used one; when `most` games are open in all, idle ones are closed
-        and, if none is idle, 503: nobody's game is ended by someone else's."""
+               seed: int | None = None, owner: str = "", moves: list[str] | None = None,
+               resigned: int | None = None, ending: str = RESIGNED_REASON) -> GameSession:
+        """A new game; with `moves`, the game a page recorded: its plies (chance events
+        included) replayed from the start or from `board`, and who `resigned`, if anyone.
+        A client (`owner`) with `most_per_client` games open loses its own least recently
+        used one; when `most` games are open in all, idle ones are closed and, if none is
+        idle, 503: nobody's game is ended by someone else's."""
         if name not in registry.GAMES or registry.GAMES[name].game is None:
             known = ", ".join(spec.name for spec in registry.board_games())
             raise SessionError(404, f"unknown board game {name!r}; known: {known}")
@@ -216,8 +290,14 @@ class Sessions:
         session = GameSession(secrets.token_urlsafe(12), spec, game, [game.start()],
                               max_plies=max_plies, rng=random.Random(seed), owner=owner)
         if board is not None:
-            session.set_position(board, player if player is not None else game.labels[0])
-        session._play_chance()
+            session.set_position(board, player if player is not None else game.labels[0],
+                                 chance=moves is None)
+        if moves is None:
+            session._play_chance()
+        else:
+            session.replay(moves)
+        if resigned is not None:
+            session.resign(resigned, ending)
         with self._lock:
             self.reclaim()
             own = [s for s in self._sessions.values() if s.owner == owner]
@@ -272,10 +352,11 @@ class Sessions:
             self._searches.shutdown()
 
     async def think(self, session: GameSession, seconds: float,
-                    report: Callable[[Thought], Awaitable[None]]) -> str | None:
+                    report: Callable[[Thought], Awaitable[None]],
+                    play: bool = True) -> str | None:
         """Search the session's position for `seconds` (less if stopped), reporting each depth;
-        then play the best move found. Returns its text, or None if the position changed
-        (undo, new position, closed) while thinking.
+        then play the best move found (unless `play` is False: a hint). Returns its text,
+        or None if the position changed (undo, new position, closed) while thinking.
         """
         if session.thinking:
             raise SessionError(409, "the engine is already thinking")
@@ -308,8 +389,10 @@ class Sessions:
                 thoughts.put_nowait(None)
 
         done.add_done_callback(failed)
+        last: Thought | None = None
         try:
             while (thought := await thoughts.get()) is not None:
+                last = thought
                 await report(thought)
             text, session.searched = await done
             stop_pressed = bool(stop[0])
@@ -322,7 +405,15 @@ class Sessions:
         if session.version != version or move is None:
             return None
         assert text is not None
+        if not play:
+            return text
+        mover = game.to_move(state)
         session.play(text)
+        if last is not None:
+            ply = next(ply for ply in reversed(session.plies) if not ply.chance)
+            sign = 1 if mover == 0 else -1  # the search scores for the side to move
+            ply.score = sign * last.score
+            ply.mate_in = None if last.mate_in is None else sign * last.mate_in
         if not stop_pressed:
             self._learn_lateness(time.monotonic() - called - (seconds - margin))
         return text

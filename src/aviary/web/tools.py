@@ -44,6 +44,12 @@ def add_routes(app: FastAPI, config: AppConfig) -> None:
     """Add the tools' API routes to `app`."""
     photos: OrderedDict[str, np.ndarray] = OrderedDict()
 
+    @app.get("/api/tools")
+    async def tools_enabled() -> dict[str, bool]:
+        """Which tools this server was started with (the pages say how to enable the rest)."""
+        return {"classify": config.classify_model is not None, "horizon": True,
+                "arena": config.arena_db is not None}
+
     # --- classify --------------------------------------------------------------------
 
     def model() -> Any:
@@ -67,14 +73,16 @@ def add_routes(app: FastAPI, config: AppConfig) -> None:
         if len(text) > MAX_TEXT:
             raise HTTPException(413, f"text too long: at most {MAX_TEXT} characters")
         predicted, runner_up, evidence = classifier.explain(text)
-        probability = classifier.predict_proba([text])[0]
-        ranked = sorted(zip(classifier.classes_, probability, strict=True),
+        # log probabilities: naive Bayes is sure of itself, and 1 - P is what tells answers
+        # apart when every P rounds to 1.000
+        log_probability = classifier.predict_log_proba([text])[0]
+        ranked = sorted(zip(classifier.classes_, log_probability, strict=True),
                         key=lambda pair: -pair[1])
         return {
             "predicted": predicted,
             "runner_up": runner_up,
-            "probabilities": [{"label": str(label), "probability": float(p)}
-                              for label, p in ranked],
+            "probabilities": [{"label": str(label), "probability": math.exp(float(lp)),
+                               "log_probability": float(lp)} for label, lp in ranked],
             "evidence": [{"token": item.token, "weight": item.weight,
                           "for": predicted if item.weight >= 0 else runner_up}
                          for item in evidence],
@@ -205,8 +213,9 @@ def _decode_photo(data: bytes) -> np.ndarray:
         return read_rgb(io.BytesIO(data), "the photo")
     except PhotoTooLarge as error:
         raise HTTPException(413, str(error)) from None
-    except (OSError, ValueError) as error:  # PhotoUnreadable is a ValueError
-        raise HTTPException(400, str(error)) from None
+    except (OSError, ValueError):  # PhotoUnreadable is a ValueError
+        raise HTTPException(400, "this file is not a photo aviary can read: send a JPEG, "
+                                 "PNG, GIF, BMP, TIFF or WebP image") from None
 
 
 def open_read_only(path: Path) -> Any:

@@ -228,6 +228,19 @@ class Betsy(Game[Position, Move]):
     name = "betsy"
     title = "Betsy"
     labels = ("w", "b")
+    how_to_play = (
+        "Chess pieces under bird names; white (upper case) moves first.\n"
+        "P Parakeet: a pawn (no en passant); reaching the far row it becomes a Quetzal.\n"
+        "R Robin: a rook. N Nighthawk: a knight. B Blue jay: a bishop. Q Quetzal: a queen.\n"
+        "K Kingfisher: one square horizontally or vertically (any direction with the "
+        "diagonal option).\n"
+        "No check, no castling: capture the opposing Kingfisher to win; a player with no "
+        "legal move loses.")
+    piece_names = {**{c: f"white {n}" for c, n in zip(
+        "PRNBQK", ("Parakeet", "Robin", "Nighthawk", "Blue jay", "Quetzal", "Kingfisher"),
+        strict=True)}, **{c: f"black {n}" for c, n in zip(
+        "prnbqk", ("Parakeet", "Robin", "Nighthawk", "Blue jay", "Quetzal", "Kingfisher"),
+        strict=True)}}
     course_usage = "PLAYER BOARD SECONDS [--kingfisher diagonal]"
     symbols = EMPTY + PIECES
     options = (

@@ -332,6 +332,17 @@ class FoxGeese(Game[Position, Move]):
     name = "foxgeese"
     title = "Fox, Geese and Elephants"
     labels = ("f", "g")
+    how_to_play = (
+        "The foxes (f, pieces F) move first; the geese (g) play the geese (G) and "
+        "elephants (E).\n"
+        "Every piece steps to an adjacent empty point: up, down, left or right.\n"
+        "A fox may instead jump an adjacent goose to the empty point beyond, removing it "
+        "(never an elephant).\n"
+        "A fox that cannot move and has no fox beside it is trapped and removed; an "
+        "elephant between two foxes is removed.\n"
+        "The geese win by removing the foxes; the foxes win by taking the flock down "
+        "(fewer than four geese and no elephants). 600 plies without a result: a draw.")
+    piece_names = {"F": "fox", "G": "goose", "E": "elephant"}
     options = (
         Option("variant", "classic", "classic (1 fox, 13 geese) or elephants "
                "(2 foxes, 10 geese, 3 elephants)", choices=VARIANTS),

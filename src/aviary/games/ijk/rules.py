@@ -257,6 +257,15 @@ class IJK(Game[Position, Move]):
     name = "ijk"
     title = "IJK"
     labels = ("+", "-")
+    how_to_play = (
+        "+ owns the upper-case letters and moves first; - owns the lower-case ones.\n"
+        "A move slides every tile up, down, left or right (arrow keys or a swipe); two "
+        "equal letters that meet merge into the next letter (A A makes B), once a move.\n"
+        "Merging into an opponent's tile takes it: the result is in the mover's case.\n"
+        "After each move a new tile of the player to move appears (the first empty cell, "
+        "or a random one in the nondet mode).\n"
+        "The game ends when a K or k is made (or the board is full): the side with the "
+        "highest letter wins.")
     options = (
         Option("variant", "course", "course: 6x6, ends at K or a full board; "
                "handout: 4x4 with Skip, ends at K", choices=("course", "handout")),

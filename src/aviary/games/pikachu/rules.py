@@ -222,6 +222,17 @@ class Pikachu(Game[Position, Move]):
     name = "pikachu"
     title = "Pikachu"
     labels = ("w", "b")
+    how_to_play = (
+        "White (w) moves first, from the top rows toward the last row; black (b) moves up.\n"
+        "A Pichu (w, b) steps one square forward, left or right onto an empty square, or "
+        "jumps an adjacent opposing piece in one of those directions, removing it.\n"
+        "A Pikachu (W, B) slides any distance forward, back, left or right; it captures by "
+        "jumping one opposing piece on its line, landing on any empty square beyond.\n"
+        "A Pichu reaching the far row becomes a Pikachu. One jump per move; capturing is "
+        "never forced; no diagonal moves.\n"
+        "Capture every opposing piece to win; a player with no legal move loses.")
+    piece_names = {"w": "white Pichu", "W": "white Pikachu", "b": "black Pichu",
+                   "B": "black Pikachu"}
     options = (Option("n", 8, "board size n x n", minimum=MIN_N, maximum=MAX_N),)
     course_usage = "N PLAYER BOARD SECONDS"
     symbols = EMPTY + PIECES

@@ -1,23 +1,58 @@
 // One page for every registered board game: everything game-specific comes from the server.
+// The game lives in the address bar (options, start, every ply): a reload, a shared link or
+// a session the server let go all replay it into a new session.
 "use strict";
 const gameName = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const query = new URLSearchParams(location.search);
-let info = null;        // the game's description (options, labels)
+const CHANCE_MARK = "@";  // a chance event in a record: "@c3" is a tile dropped on c3
+let info = null;        // the game's description (options, labels, rules)
 let view = null;        // the session's current view
 let socket = null;
 let socketReady = null;
-let thinking = false;
+let searching = false;  // a "go" was sent and its answer has not come back
 let selected = null;    // the square whose moves are shown
 let flipped = false;
 let humans = new Set([0]);
+let browsing = null;    // the ply shown while stepping through the game (null: now)
+let hint = null;        // {move, start, end} of the last hint
+let liveScore = null;   // the running search's score, the first player's point of view
+let focusCell = null;   // the board cell that holds the keyboard focus
+let drag = null;        // {from, x, y, moved, piece} while a piece is dragged
+let settings = {};      // the game's options as the session was made with
+let clock = null;        // {left: [s, s], increment, turn, since} when a time control is set
+let hinting = false;    // a hint is being searched: the board waits for it
+let drawNote = null;     // the engine's answer to a draw offer
+let keptScores = {};    // "ply:text" -> [score, mate_in] of the engine's moves, kept in the URL
 
 const $ = (id) => document.getElementById(id);
 
+// --- start -------------------------------------------------------------------------------
+
 async function start() {
-  info = await api("GET", `/api/games/${encodeURIComponent(gameName)}`);
+  try {
+    info = await api("GET", `/api/games/${encodeURIComponent(gameName)}`);
+  } catch (error) {
+    document.title = "aviary: no such game";
+    $("title").textContent = "no such game";
+    showError(error);
+    return;
+  }
   document.title = `aviary: ${info.title}`;
   $("title").textContent = info.title;
   $("summary").textContent = info.summary;
+  buildForm();
+  buildRules();
+  $("setup").hidden = false;
+  $("rules").hidden = false;
+  const moves = query.get("moves");
+  const resigned = query.get("resigned");
+  readScores(query.get("scores"), moves === null ? null : splitMoves(moves));
+  await newGame({ board: query.get("board"), player: query.get("player"),
+                  moves: moves === null ? null : splitMoves(moves),
+                  resigned: resigned === null ? null : Number(resigned) });
+}
+
+function buildForm() {
   const options = $("options");
   for (const option of info.options) {
     const id = `opt-${option.name}`;
@@ -40,7 +75,7 @@ async function start() {
       input.value = preset ?? option.default;
     }
     input.dataset.option = option.name;
-    options.append(element("label", {}, `${option.name} `, input, " ",
+    options.append(element("label", { for: id }, `${option.name} `, input, " ",
                            element("span", { class: "help" }, option.help)));
   }
   const side = $("side");
@@ -52,7 +87,17 @@ async function start() {
   for (const label of info.labels) $("position-player").append(element("option", { value: label }, label));
   if (query.get("seconds")) $("seconds").value = query.get("seconds");
   if (query.get("max_plies")) $("max-plies").value = query.get("max_plies");
-  await newGame(query.get("board"), query.get("player"));
+  const control = (query.get("clock") || "").match(/^([\d.]+)\+([\d.]+)$/);
+  if (control) { $("clock-minutes").value = control[1]; $("clock-increment").value = control[2]; }
+}
+
+function buildRules() {
+  const list = $("how-to-play");
+  for (const line of info.how_to_play) list.append(element("li", {}, line));
+  const names = $("piece-names");
+  for (const [char, name] of Object.entries(info.piece_names)) {
+    names.append(element("dt", {}, char), element("dd", {}, name));
+  }
 }
 
 function readSides() {
@@ -61,24 +106,187 @@ function readSides() {
   flipped = value === "1";
 }
 
-async function newGame(board, player) {
-  showError(null);
+function formOptions() {
   const options = {};
   for (const input of document.querySelectorAll("[data-option]")) {
     options[input.dataset.option] = input.type === "checkbox" ? input.checked : input.value;
   }
+  return options;
+}
+
+// A new session: fresh from the form, or replaying a record (`moves`: every ply's text).
+async function newGame({ board = null, player = null, moves = null, resigned = null } = {}) {
+  showError(null);
   readSides();
-  const body = { options, max_plies: Number($("max-plies").value) || 0 };
+  if (moves === null) keptScores = {};
+  const body = { options: formOptions(), max_plies: Number($("max-plies").value) || 0 };
   if (board) { body.board = board; body.player = player || info.labels[0]; }
+  if (moves !== null) body.moves = moves;
+  if (resigned !== null && !Number.isNaN(resigned)) {
+    body.resigned = resigned;
+    if (["time", "agreed"].includes(query.get("ending"))) body.ending = query.get("ending");
+  }
   const previous = view;
-  view = await api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`, body);
-  if (previous) api("DELETE", `/api/sessions/${previous.id}`).catch(() => {});
-  thinking = false;
+  try {
+    view = await api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`, body);
+  } catch (error) {
+    if (moves === null) { failedStart(error); return; }
+    // the record does not replay: say why, and start afresh from the options
+    try {
+      view = await api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`,
+                       { options: body.options, max_plies: body.max_plies });
+    } catch (second) { failedStart(second); return; }
+    showError(new Error(`The game in the link could not be replayed (${error.message}); a new game started.`));
+  }
+  if (previous && previous.id !== view.id) api("DELETE", `/api/sessions/${previous.id}`).catch(() => {});
+  settings = body.options;
+  startClock(moves === null ? null : query.get("left"));
+  searching = false;
   selected = null;
+  browsing = null;
+  hint = null;
+  liveScore = null;
   $("thinking").textContent = "";
+  $("play").hidden = false;
+  $("record").hidden = false;
   openSocket();
-  render();
-  engineTurn();
+  changed();
+}
+
+function failedStart(error) {
+  view = null;
+  $("play").hidden = true;
+  $("record").hidden = true;
+  showError(error);
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
+// --- the record in the address bar and in text ---------------------------------------------
+
+function plyTokens() {
+  return view.history.map((p) => (p.chance ? CHANCE_MARK : "") + p.text);
+}
+
+function splitMoves(text) {
+  return text.split(/\s+/).filter((t) => t && !/^\d+\.+$/.test(t))
+    .map((t) => t.startsWith(CHANCE_MARK) ? t.slice(1) : t);
+}
+
+function recordQuery() {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(settings)) params.set(name, String(value));
+  params.set("side", $("side").value);
+  params.set("seconds", $("seconds").value);
+  if (Number($("max-plies").value)) params.set("max_plies", $("max-plies").value);
+  if (view.origin) { params.set("board", view.origin.board); params.set("player", view.origin.player); }
+  if (view.history.length) params.set("moves", plyTokens().join(" "));
+  if (view.resigned !== null) params.set("resigned", String(view.resigned));
+  if (view.ending && view.ending !== "resigned") params.set("ending", view.ending);
+  if (clock) {
+    params.set("clock", `${$("clock-minutes").value}+${$("clock-increment").value}`);
+    params.set("left", clockLeft().map((s) => s.toFixed(1)).join(","));
+  }
+  const scores = [];
+  view.history.forEach((ply, i) => {
+    const known = plyScore(ply, i);
+    if (known) scores.push(`${i}:${known.mate_in !== null ? "m" + known.mate_in : known.score}`);
+  });
+  if (scores.length) params.set("scores", scores.join(","));
+  return params;
+}
+
+// A ply's engine score: from the session, else as the URL kept it (the session that searched
+// it may be gone: a reload replays only the moves).
+function plyScore(ply, i) {
+  if (ply.score !== null && ply.score !== undefined) return { score: ply.score, mate_in: ply.mate_in };
+  return keptScores[`${i}:${ply.text}`] || null;
+}
+
+function readScores(text, moves) {
+  keptScores = {};
+  if (!text || !moves) return;
+  for (const item of text.split(",")) {
+    const [ply, value] = item.split(":");
+    const i = Number(ply);
+    if (!Number.isInteger(i) || i < 0 || i >= moves.length || value === undefined) continue;
+    const mate = value.startsWith("m");
+    const number = Number(mate ? value.slice(1) : value);
+    if (Number.isFinite(number)) keptScores[`${i}:${moves[i]}`] = mate ? { score: 0, mate_in: number } : { score: number, mate_in: null };
+  }
+}
+
+function updateAddress() {
+  if (!view) return;
+  history.replaceState(null, "", `${location.pathname}?${recordQuery()}`);
+}
+
+function exportRecord() {
+  const tags = [["Game", gameName], ["Options", Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(" ")]];
+  if (view.origin) tags.push(["Board", view.origin.board], ["Player", view.origin.player]);
+  tags.push(["Result", view.outcome ? view.outcome.text : "*"]);
+  const lines = tags.map(([k, v]) => `[${k} "${v}"]`);
+  const words = [];
+  let number = 0;
+  for (const ply of view.history) {
+    if (!ply.chance && ply.mover === 0) words.push(`${++number}.`);
+    else if (!ply.chance && !words.length) words.push(`${++number}...`);
+    words.push((ply.chance ? CHANCE_MARK : "") + ply.text);
+  }
+  if (view.resigned !== null) {
+    const ended = { time: "loses on time", agreed: "offers a draw, accepted" }[view.ending] || "resigns";
+    words.push(`{${info.labels[view.resigned]} ${ended}}`);
+  }
+  lines.push("", words.join(" "));
+  return lines.join("\n");
+}
+
+function importRecord(text) {
+  const tags = {};
+  for (const match of text.matchAll(/\[(\w+)\s+"([^"]*)"\]/g)) tags[match[1]] = match[2];
+  if (tags.Game && tags.Game !== gameName) throw new Error(`this record is a ${tags.Game} game, not ${gameName}`);
+  const body = text.replace(/\[(\w+)\s+"([^"]*)"\]/g, "");
+  const resigned = body.match(/\{(\S+) (resigns|loses on time|offers a draw, accepted)\}/);
+  const params = new URLSearchParams();
+  for (const pair of (tags.Options || "").split(/\s+/).filter(Boolean)) {
+    const [name, value] = pair.split("=");
+    params.set(name, value ?? "");
+  }
+  params.set("side", $("side").value);
+  params.set("seconds", $("seconds").value);
+  if (tags.Board) { params.set("board", tags.Board); params.set("player", tags.Player || info.labels[0]); }
+  const results = ["*", "1-0", "0-1", "1/2-1/2"];
+  const tokens = body.replace(/\{[^}]*\}/g, " ").split(/\s+/)
+    .filter((t) => t && !/^\d+\.+$/.test(t) && !results.includes(t));
+  if (tokens.length) params.set("moves", tokens.join(" "));
+  if (resigned) {
+    params.set("resigned", String(info.labels.indexOf(resigned[1])));
+    if (resigned[2] === "loses on time") params.set("ending", "time");
+    if (resigned[2].startsWith("offers a draw")) params.set("ending", "agreed");
+  }
+  return params;
+}
+
+// --- talking to the server -----------------------------------------------------------------
+
+// A session the server no longer has (reclaimed after idling, or a restart) is made again
+// from the record, then the request is tried once more.
+async function call(method, path, body) {
+  try {
+    return await api(method, `/api/sessions/${view.id}${path}`, body);
+  } catch (error) {
+    if (error.status !== 404) throw error;
+    await restore();
+    return await api(method, `/api/sessions/${view.id}${path}`, body);
+  }
+}
+
+async function restore() {
+  const body = { options: settings, max_plies: view.max_plies, moves: view.history.map((p) => p.text) };
+  if (view.origin) { body.board = view.origin.board; body.player = view.origin.player; }
+  if (view.resigned !== null) body.resigned = view.resigned;
+  view = await api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`, body);
+  searching = false;
+  openSocket();
 }
 
 function openSocket() {
@@ -92,16 +300,29 @@ function openSocket() {
     const message = JSON.parse(event.data);
     if (message.type === "thought") showThought(message);
     else if (message.type === "moved" || message.type === "dropped") {
-      thinking = false;
+      searching = false;
       view = message.view;
-      render();
-      engineTurn();
+      liveScore = null;
+      changed();
     } else if (message.type === "error") {
-      thinking = false;
+      searching = false;
+      if (message.status === 404) {
+        restore().then(changed).catch(showError);
+        return;
+      }
       showError(new Error(message.message));
       render();
     }
   });
+}
+
+// Every change of the game goes through here: draw, keep the address, let the engine move.
+function changed() {
+  if (browsing !== null && browsing > view.history.length) browsing = null;
+  passClock();
+  render();
+  updateAddress();
+  engineTurn();
 }
 
 function showThought(t) {
@@ -112,31 +333,133 @@ function showThought(t) {
   const box = $("thinking");
   box.textContent = (box.textContent ? box.textContent + "\n" : "") + line;
   box.scrollTop = box.scrollHeight;
+  const sign = view && view.to_move === 1 ? -1 : 1;
+  liveScore = { score: sign * t.score, mate_in: t.mate_in === null ? null : sign * t.mate_in };
+  showEval();
 }
 
 async function engineTurn() {
-  if (!view || view.outcome || thinking || view.to_move < 0 || humans.has(view.to_move)) return;
-  thinking = true;
+  if (!view || view.outcome || searching || view.to_move < 0 || humans.has(view.to_move)) return;
+  searching = true;
   $("thinking").textContent = "";
   render();
   await socketReady;
-  socket.send(JSON.stringify({ type: "go", seconds: Number($("seconds").value) || 1 }));
+  let seconds = Number($("seconds").value) || 1;
+  if (clock) seconds = Math.max(0.05, Math.min(seconds, clockLeft()[view.to_move] / 20 + clock.increment / 2));
+  socket.send(JSON.stringify({ type: "go", seconds }));
 }
 
 function humanTurn() {
-  return view && !view.outcome && !thinking && view.to_move >= 0 && humans.has(view.to_move);
+  return view && !view.outcome && !searching && !hinting && browsing === null && view.to_move >= 0 &&
+    humans.has(view.to_move);
 }
 
 async function play(text) {
   showError(null);
+  drawNote = null;
   selected = null;
+  hint = null;
   try {
-    view = await api("POST", `/api/sessions/${view.id}/move`, { move: text });
+    view = await call("POST", "/move", { move: text });
   } catch (error) {
     showError(error);
   }
-  render();
-  engineTurn();
+  changed();
+}
+
+// --- clocks --------------------------------------------------------------------------------
+// Each side's time runs while it is to move (the engine's too); a move adds the increment;
+// a side whose time runs out loses on time. The times left are kept in the URL.
+
+function startClock(kept) {
+  const minutes = Number($("clock-minutes").value) || 0;
+  if (minutes <= 0) { clock = null; showClocks(); return; }
+  const full = 60 * minutes;
+  let left = [full, full];
+  const numbers = (kept || "").split(",").map(Number);
+  if (numbers.length === 2 && numbers.every((n) => Number.isFinite(n) && n >= 0)) left = numbers;
+  clock = { left, increment: Number($("clock-increment").value) || 0, turn: null, since: 0,
+            decisions: view.decisions };
+  showClocks();
+}
+
+function clockLeft() {
+  if (!clock) return [];
+  const left = [...clock.left];
+  if (clock.turn !== null) left[clock.turn] -= (performance.now() - clock.since) / 1000;
+  return left.map((s) => Math.max(0, s));
+}
+
+function passClock() {
+  if (!clock) return;
+  const now = performance.now();
+  const turn = view.outcome || view.to_move < 0 ? null : view.to_move;
+  if (turn === clock.turn && view.decisions === clock.decisions) return;
+  if (clock.turn !== null) {
+    clock.left[clock.turn] = Math.max(0, clock.left[clock.turn] - (now - clock.since) / 1000);
+    if (view.decisions > clock.decisions) clock.left[clock.turn] += clock.increment;
+  }
+  clock.turn = turn;
+  clock.since = now;
+  clock.decisions = view.decisions;
+  showClocks();
+}
+
+function clockText(seconds) {
+  const whole = Math.ceil(seconds);
+  const text = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+  return seconds < 10 ? `${seconds.toFixed(1)} s` : text;
+}
+
+function showClocks() {
+  const top = $("clock-top"), bottom = $("clock-bottom");
+  top.hidden = bottom.hidden = !clock || !view;
+  if (!clock || !view) return;
+  const left = clockLeft();
+  // the first player's clock beside their side of the board (the top unless flipped)
+  const [near, far] = flipped ? [bottom, top] : [top, bottom];
+  for (const [box, side] of [[near, 0], [far, 1]]) {
+    box.textContent = `${view.labels[side]} ${clockText(left[side])}`;
+    box.dataset.side = String(side);
+    box.classList.toggle("running", clock.turn === side);
+    box.classList.toggle("low", left[side] < 10);
+    box.setAttribute("aria-label", `${view.labels[side]}'s clock`);
+  }
+}
+
+let flagging = false;
+setInterval(async () => {
+  if (!clock || !view || clock.turn === null) return;
+  showClocks();
+  const side = clock.turn;
+  if (clockLeft()[side] > 0 || flagging) return;
+  flagging = true;  // that side's time is up: it loses on time
+  if (searching && socket) socket.send(JSON.stringify({ type: "stop" }));
+  try {
+    view = await call("POST", "/resign", { player: side, reason: "time" });
+  } catch (error) {
+    if (error.status !== 409) showError(error);
+  }
+  flagging = false;
+  changed();
+}, 100);
+setInterval(() => { if (clock && clock.turn !== null) updateAddress(); }, 2000);
+
+// --- the board -------------------------------------------------------------------------------
+
+function squareName(index) {
+  const row = Math.floor(index / view.cols), col = index % view.cols;
+  return `${String.fromCharCode(97 + col)}${row + 1}`;
+}
+
+function shownBoard() {
+  return browsing === null ? view.board : view.positions[browsing];
+}
+
+function lastPly() {
+  const upTo = browsing === null ? view.history.length : browsing;
+  for (let i = upTo - 1; i >= 0; i--) if (!view.history[i].chance) return view.history[i];
+  return null;
 }
 
 function clickCell(index) {
@@ -156,108 +479,407 @@ function clickCell(index) {
   render();
 }
 
+function pieceName(char) {
+  if (info.piece_names[char]) return info.piece_names[char];
+  const owner = view.owners[char];
+  return owner === undefined ? `piece ${char}` : `${view.labels[owner]} ${char}`;
+}
+
 function render() {
+  if (!view) return;
   const board = $("board");
-  board.innerHTML = "";
+  const count = view.rows * view.cols;
+  board.style.setProperty("--cols", String(view.cols));
   board.style.gridTemplateColumns = `repeat(${view.cols}, var(--cell))`;
   const holes = new Set(view.holes);
   const human = humanTurn();
+  const position = shownBoard();
   const starts = new Set(human ? view.moves.map((m) => m.start).filter((s) => s !== null) : []);
   const targets = new Set(human ? view.moves.filter((m) => m.start === selected ||
     (m.start === null && selected === null)).map((m) => m.end).filter((e) => e !== null) : []);
-  const count = view.rows * view.cols;
-  for (let shown = 0; shown < count; shown++) {
-    const index = flipped ? count - 1 - shown : shown;
-    const row = Math.floor(index / view.cols), col = index % view.cols;
-    const char = view.board[index];
-    const cell = element("div", { class: "cell", "data-cell": String(index),
-      title: `${String.fromCharCode(97 + col)}${row + 1}` });
-    if (holes.has(index) || char === "#") cell.classList.add("hole");
-    else if ((row + col) % 2) cell.classList.add("dark");
-    if (starts.has(index)) cell.classList.add("movable");
-    if (index === selected) cell.classList.add("selected");
-    if (targets.has(index) && (selected !== null || !starts.size)) cell.classList.add("target");
-    if (char !== "." && char !== "#" && char !== undefined) {
-      const owner = view.owners[char];
-      const piece = element("div", { class: `piece owner${owner === undefined ? "x" : owner}` }, char);
-      const twin = char === char.toUpperCase() ? char.toLowerCase() : null;
-      if (twin && twin !== char && view.owners[twin] === owner) piece.classList.add("promoted");
-      cell.append(piece);
+  const showTargets = selected !== null || !starts.size;
+  const last = lastPly();
+  const interactive = !Object.keys(view.keys).length;
+  if (focusCell === null || focusCell >= count || holes.has(focusCell)) {
+    focusCell = [...Array(count).keys()].find((i) => !holes.has(i) && position[i] !== "#") ?? 0;
+  }
+  const hadFocus = board.contains(document.activeElement);
+  board.innerHTML = "";
+  for (let shownRow = 0; shownRow < view.rows; shownRow++) {
+    const rowElement = element("div", { role: "row", class: "board-line" });
+    for (let shownCol = 0; shownCol < view.cols; shownCol++) {
+      const shown = shownRow * view.cols + shownCol;
+      const index = flipped ? count - 1 - shown : shown;
+      const row = Math.floor(index / view.cols), col = index % view.cols;
+      const char = position[index];
+      const cell = element("div", { class: "cell", role: "gridcell", "data-cell": String(index) });
+      const hole = holes.has(index) || char === "#";
+      const parts = [squareName(index)];
+      if (hole) { cell.classList.add("hole"); parts.push("off the board"); }
+      else if ((row + col) % 2) cell.classList.add("dark");
+      if (starts.has(index)) { cell.classList.add("movable"); parts.push("can move"); }
+      if (index === selected) { cell.classList.add("selected"); parts.push("selected"); }
+      if (targets.has(index) && showTargets) { cell.classList.add("target"); parts.push("move here"); }
+      if (last && (index === last.start || index === last.end)) { cell.classList.add("last"); parts.push("last move"); }
+      if (hint && browsing === null && (index === hint.start || index === hint.end)) cell.classList.add("hinted");
+      if (char !== "." && char !== "#" && char !== undefined) {
+        const owner = view.owners[char];
+        const piece = element("div", { class: `piece owner${owner === undefined ? "x" : owner}`, "aria-hidden": "true" }, char);
+        const twin = char === char.toUpperCase() ? char.toLowerCase() : null;
+        if (twin && twin !== char && view.owners[twin] === owner) piece.classList.add("promoted");
+        cell.append(piece);
+        parts.splice(1, 0, pieceName(char));
+      } else if (!hole) parts.splice(1, 0, "empty");
+      if (shownCol === 0) cell.append(element("span", { class: "coord rank", "aria-hidden": "true" }, String(row + 1)));
+      if (shownRow === view.rows - 1) cell.append(element("span", { class: "coord file", "aria-hidden": "true" }, String.fromCharCode(97 + col)));
+      cell.setAttribute("aria-label", parts.join(", "));
+      if (interactive && !hole) cell.tabIndex = index === focusCell ? 0 : -1;
+      rowElement.append(cell);
     }
-    cell.addEventListener("click", () => clickCell(index));
-    board.append(cell);
+    board.append(rowElement);
   }
-  const mover = view.player;
-  const who = view.to_move < 0 ? "" : humans.has(view.to_move) ? "you" : "engine";
-  $("status").textContent = view.outcome ? "Game over." :
-    `${mover} to move (${who}${thinking ? ", thinking…" : ""}) · move ${view.decisions + 1}` +
-    (view.max_plies ? ` of ${view.max_plies}` : "");
-  $("result").textContent = view.outcome ? `Result: ${view.outcome.text}` : "";
-  $("result").dataset.over = view.outcome ? "yes" : "no";
-  const moveList = $("moves");
-  moveList.innerHTML = "";
-  for (const move of human ? view.moves : []) {
-    moveList.append(element("button", { class: "move-button", "data-move": move.text,
-      onclick: () => play(move.text) }, move.text));
+  board.tabIndex = interactive ? -1 : 0;
+  if (hadFocus && interactive) {
+    const cell = board.querySelector(`[data-cell='${focusCell}']`);
+    if (cell) cell.focus();
   }
-  $("history").textContent = view.history.filter((p) => !p.chance).map((p) => p.text).join(" ");
-  $("keys-help").hidden = !Object.keys(view.keys).length;
-  $("move-now").disabled = !thinking;
-  $("undo").disabled = !view.decisions;
-  const boardInput = $("position-board");
-  if (document.activeElement !== boardInput) boardInput.value = view.board;
-  if (view.player && document.activeElement !== $("position-player")) $("position-player").value = view.player;
-  board.dataset.thinking = thinking ? "yes" : "no";
+  $("board-help").textContent = interactive
+    ? "Click or tap a piece, then its square, or drag it. Keyboard: arrow keys move around the board, Enter or Space picks a piece and its square."
+    : "Arrow keys (with the board or page focused) or a swipe on the board play the moves.";
+  renderStatus();
+  renderMoveList();
+  showEval();
+  renderGraph();
+  board.dataset.thinking = searching ? "yes" : "no";
   board.dataset.decisions = String(view.decisions);
   board.dataset.turn = humanTurn() ? "human" : view.outcome ? "over" : "engine";
 }
 
+function renderStatus() {
+  const who = view.to_move < 0 ? "" : humans.has(view.to_move) ? "you" : "engine";
+  let status = view.outcome ? "Game over." :
+    `${view.player} to move (${who}${searching ? ", thinking…" : hinting ? ", hint…" : ""}) · move ${view.decisions + 1}` +
+    (view.max_plies ? ` of ${view.max_plies}` : "");
+  if (browsing !== null) status = `Showing the position after ply ${browsing} of ${view.history.length}. ` +
+    "Press » to return to the game, or Play from here.";
+  $("status").textContent = status;
+  $("result").textContent = view.outcome ? `Result: ${view.outcome.text}` : "";
+  $("result").dataset.over = view.outcome ? "yes" : "no";
+  $("hint-text").textContent = hint && browsing === null ? `Hint: ${hint.move}` : (drawNote || "");
+  $("move-now").disabled = !searching;
+  $("undo").disabled = !view.decisions && view.resigned === null;
+  $("hint").disabled = !humanTurn();
+  $("resign").disabled = !humanTurn();
+  $("draw").disabled = !humanTurn();
+  $("play-from-here").hidden = browsing === null;
+  const boardInput = $("position-board");
+  if (document.activeElement !== boardInput) boardInput.value = view.board;
+  if (view.player && document.activeElement !== $("position-player")) $("position-player").value = view.player;
+}
+
+function renderMoveList() {
+  const list = $("move-list");
+  const hadFocus = list.contains(document.activeElement) ? document.activeElement.dataset.ply : null;
+  list.innerHTML = "";
+  let number = 0;
+  let item = null;
+  view.history.forEach((ply, i) => {
+    if (ply.chance) {
+      if (item) item.append(element("span", { class: "chance", title: "chance event" }, ` ${CHANCE_MARK}${ply.text}`));
+      return;
+    }
+    if (ply.mover === 0 || item === null) {
+      item = element("li", { value: String(++number) });
+      list.append(item);
+    }
+    const current = browsing === null ? view.history.length : browsing;
+    const button = element("button", { type: "button", class: "ply", "data-ply": String(i + 1),
+      "aria-label": `${view.labels[ply.mover]} ${ply.text}`, "aria-current": current === i + 1 ? "step" : "false" },
+      ply.text);
+    button.addEventListener("click", () => browse(i + 1));
+    item.append(" ", button);
+  });
+  if (hadFocus !== null) {
+    const again = list.querySelector(`[data-ply='${hadFocus}']`);
+    if (again) again.focus();
+  }
+  const active = list.querySelector("[aria-current='step']");
+  if (active) active.scrollIntoView({ block: "nearest" });
+  const legal = $("moves");
+  legal.innerHTML = "";
+  for (const move of humanTurn() ? view.moves : []) {
+    legal.append(element("button", { type: "button", class: "move-button", "data-move": move.text,
+      onclick: () => play(move.text) }, move.text));
+  }
+  $("legal-count").textContent = humanTurn() ? `(${view.moves.length})` : "(not your turn)";
+}
+
+function browse(ply) {
+  if (!view) return;
+  const end = view.history.length;
+  browsing = ply === null || ply >= end ? null : Math.max(0, ply);
+  selected = null;
+  render();
+}
+
+// --- the evaluation ------------------------------------------------------------------------
+
+function scoreShare(score, mate) {
+  if (mate !== null && mate !== undefined) return mate > 0 ? 1 : 0;
+  return 1 / (1 + Math.pow(10, -score / 400));
+}
+
+function scoreText(score, mate) {
+  if (mate !== null && mate !== undefined) return mate > 0 ? `${view.labels[0]} wins in ${mate}` : `${view.labels[1]} wins in ${-mate}`;
+  return score >= 0 ? `+${score}` : `${score}`;
+}
+
+function knownScore() {
+  if (liveScore && browsing === null) return liveScore;
+  const upTo = browsing === null ? view.history.length : browsing;
+  for (let i = upTo - 1; i >= 0; i--) {
+    const known = plyScore(view.history[i], i);
+    if (known) return known;
+  }
+  return null;
+}
+
+function showEval() {
+  const known = knownScore();
+  const share = known ? scoreShare(known.score, known.mate_in) : 0.5;
+  $("eval-fill").style.height = `${(100 * share).toFixed(1)}%`;
+  $("eval-bar").setAttribute("aria-valuenow", (100 * share).toFixed(0));
+  const text = known ? `Engine's evaluation, for ${view.labels[0]} (moves first): ${scoreText(known.score, known.mate_in)}` +
+    ` (+ is good for ${view.labels[0]}, − for ${view.labels[1]})` : "No evaluation yet: the engine has not searched.";
+  $("eval-bar").setAttribute("aria-valuetext", text);
+  $("eval-bar").title = text;
+  $("eval-text").textContent = text;
+}
+
+function renderGraph() {
+  const svg = $("eval-graph");
+  const points = [];
+  view.history.forEach((ply, i) => {
+    const known = plyScore(ply, i);
+    if (known) points.push([i + 1, scoreShare(known.score, known.mate_in)]);
+  });
+  const total = Math.max(2, view.history.length);
+  const x = (ply) => (6 + 288 * ply / total).toFixed(1);  // inside a 6-unit margin
+  const y = (share) => (76 - 72 * share).toFixed(1);
+  let inner = `<rect x="0" y="0" width="300" height="40" fill="#f4f4f4"/><rect x="0" y="40" width="300" height="40" fill="#d9d9d9"/>` +
+    `<line x1="0" y1="40" x2="300" y2="40" stroke="#555" stroke-width="0.5"/>`;
+  if (points.length) {
+    inner += `<polyline fill="none" stroke="#1d5c8a" stroke-width="2" points="${points.map(([p, s]) => `${x(p)},${y(s)}`).join(" ")}"/>`;
+    for (const [p, s] of points) inner += `<circle cx="${x(p)}" cy="${y(s)}" r="2.5" fill="#1d5c8a"/>`;
+  }
+  if (browsing !== null) inner += `<line x1="${x(browsing)}" y1="0" x2="${x(browsing)}" y2="80" stroke="#b35900" stroke-width="1.5"/>`;
+  svg.innerHTML = inner;
+  svg.setAttribute("aria-label", `evaluation graph of the engine's ${points.length} scored moves; up is good for ${view.labels[0]}`);
+  $("eval-legend").textContent = `Up: good for ${view.labels[0]}; down: good for ${view.labels[1]}. One point per engine move, its search's score.`;
+}
+
+// --- input: pointer (click, tap, drag, swipe) and keys -------------------------------------
+
+const board = $("board");
+board.addEventListener("pointerdown", (event) => {
+  if (!view) return;
+  const cell = event.target.closest(".cell");
+  drag = { x: event.clientX, y: event.clientY, from: cell ? Number(cell.dataset.cell) : null, moved: false, piece: null };
+  if (cell && humanTurn() && view.moves.some((m) => m.start === Number(cell.dataset.cell))) {
+    drag.piece = cell.querySelector(".piece");
+    board.setPointerCapture(event.pointerId);
+  }
+});
+board.addEventListener("pointermove", (event) => {
+  if (!drag || !drag.piece) return;
+  const dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+  if (Math.abs(dx) + Math.abs(dy) > 6) drag.moved = true;
+  if (drag.moved) { drag.piece.style.transform = `translate(${dx}px, ${dy}px)`; drag.piece.classList.add("dragging"); }
+});
+board.addEventListener("pointerup", (event) => {
+  const started = drag;
+  drag = null;
+  if (!started || !view) return;
+  const dx = event.clientX - started.x, dy = event.clientY - started.y;
+  if (started.piece) {
+    started.piece.style.transform = "";
+    started.piece.classList.remove("dragging");
+  }
+  if (Object.keys(view.keys).length && Math.max(Math.abs(dx), Math.abs(dy)) > 30) {
+    const key = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "ArrowRight" : "ArrowLeft") : (dy > 0 ? "ArrowDown" : "ArrowUp");
+    const text = view.keys[key];
+    if (text && humanTurn()) play(text);
+    return;
+  }
+  if (started.piece && started.moved) {
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    const target = under && under.closest(".cell");
+    const move = target && view.moves.find((m) => m.start === started.from && m.end === Number(target.dataset.cell));
+    if (move && humanTurn()) { play(move.text); return; }
+    render();
+    return;
+  }
+  const cell = event.target.closest(".cell") ||
+    (document.elementFromPoint(event.clientX, event.clientY) || board).closest(".cell");
+  if (cell) { focusCell = Number(cell.dataset.cell); clickCell(Number(cell.dataset.cell)); }
+});
+board.addEventListener("pointercancel", () => { drag = null; render(); });
+
+board.addEventListener("keydown", (event) => {
+  if (!view || Object.keys(view.keys).length) return;
+  const cell = event.target.closest(".cell");
+  if (!cell) return;
+  const index = Number(cell.dataset.cell);
+  if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    focusCell = index;
+    clickCell(index);
+    return;
+  }
+  const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key];
+  if (!steps) return;
+  event.preventDefault();
+  const sign = flipped ? -1 : 1;
+  let row = Math.floor(index / view.cols), col = index % view.cols;
+  for (let i = 0; i < Math.max(view.rows, view.cols); i++) {
+    row += sign * steps[0]; col += sign * steps[1];
+    if (row < 0 || col < 0 || row >= view.rows || col >= view.cols) return;
+    const next = row * view.cols + col;
+    const found = board.querySelector(`[data-cell='${next}']`);
+    if (found && found.tabIndex !== undefined && !found.classList.contains("hole")) {
+      cell.tabIndex = -1;
+      found.tabIndex = 0;
+      focusCell = next;
+      found.focus();
+      return;
+    }
+  }
+});
+
 document.addEventListener("keydown", (event) => {
-  if (!humanTurn() || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+  if (!view || !humanTurn() || ["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
   const text = view.keys[event.key];
   if (text) { event.preventDefault(); play(text); }
 });
 
+// --- buttons -----------------------------------------------------------------------------------
+
 $("new-game-form").addEventListener("submit", (event) => {
   event.preventDefault();
+  if (!info) return;
   newGame().catch(showError);
 });
-$("side").addEventListener("change", () => { readSides(); render(); engineTurn(); });
+$("side").addEventListener("change", () => { if (!view) return; readSides(); changed(); });
+$("seconds").addEventListener("change", updateAddress);
 $("move-now").addEventListener("click", () => {
-  if (thinking && socket) socket.send(JSON.stringify({ type: "stop" }));
+  if (searching && socket) socket.send(JSON.stringify({ type: "stop" }));
 });
+
+// How many moves Undo takes back: to the last position where a person was to move (with one
+// person against the engine: back to before the person's last move), or a resignation.
+function undoCount() {
+  if (view.resigned !== null) return 1;
+  const decisions = view.history.filter((p) => !p.chance);
+  if (humans.size !== 1) return Math.min(1, decisions.length);
+  const [person] = humans;
+  for (let i = decisions.length - 1; i >= 0; i--) {
+    if (decisions[i].mover === person) return decisions.length - i;
+  }
+  return decisions.length;
+}
+
 $("undo").addEventListener("click", async () => {
+  if (!view) return;
   showError(null);
-  // take back to the last position where a person was to move
-  let count = 1;
-  const decisions = view.history.filter((p) => !p.chance).length;
-  if (humans.size === 1 && decisions >= 2 && !thinking && !humanTurn()) count = 1;
-  else if (humans.size === 1 && decisions >= 2 && humanTurn()) count = 2;
+  const count = undoCount();
+  if (!count) return;
   try {
-    view = await api("POST", `/api/sessions/${view.id}/undo`, { count });
-    thinking = false;
+    view = await call("POST", "/undo", { count });
     selected = null;
+    hint = null;
+    liveScore = null;
+    browsing = null;
   } catch (error) { showError(error); }
+  changed();
+});
+$("hint").addEventListener("click", async () => {
+  if (!humanTurn()) return;
+  showError(null);
+  hinting = true;
+  render();
+  $("hint-text").textContent = "Searching for a hint…";
+  try {
+    const seconds = Math.min(0.5, Number($("seconds").value) || 0.5);
+    hint = await call("POST", "/hint", { seconds });
+  } catch (error) { showError(error); hint = null; }
+  hinting = false;
   render();
 });
-$("flip").addEventListener("click", () => { flipped = !flipped; render(); });
+$("resign").addEventListener("click", async () => {
+  if (!humanTurn()) return;
+  showError(null);
+  try { view = await call("POST", "/resign", { player: view.to_move }); } catch (error) { showError(error); }
+  changed();
+});
+// The engine accepts a draw when its last score is not in its own favour; people always do.
+$("draw").addEventListener("click", async () => {
+  if (!humanTurn()) return;
+  showError(null);
+  const player = view.to_move;
+  const engines = [0, 1].filter((side) => !humans.has(side));
+  if (engines.length) {
+    const known = knownScore();
+    const forEngine = known === null ? null : (engines[0] === 0 ? 1 : -1) *
+      (known.mate_in !== null ? Math.sign(known.mate_in) * 1e9 : known.score);
+    if (forEngine === null || forEngine > 0) {
+      drawNote = forEngine === null ? "The engine declines the draw: it has not searched yet."
+        : "The engine declines the draw: it scores the game in its favour.";
+      render();
+      return;
+    }
+  }
+  try { view = await call("POST", "/resign", { player, reason: "agreed" }); } catch (error) { showError(error); }
+  changed();
+});
+$("flip").addEventListener("click", () => { if (!view) return; flipped = !flipped; render(); showClocks(); });
+$("nav-first").addEventListener("click", () => browse(0));
+$("nav-prev").addEventListener("click", () => browse((browsing ?? view.history.length) - 1));
+$("nav-next").addEventListener("click", () => browse(browsing === null ? null : browsing + 1));
+$("nav-last").addEventListener("click", () => browse(null));
+$("play-from-here").addEventListener("click", async () => {
+  if (browsing === null) return;
+  const count = view.history.slice(browsing).filter((p) => !p.chance).length;
+  browsing = null;
+  if (!count) return changed();
+  try { view = await call("POST", "/undo", { count }); } catch (error) { showError(error); }
+  changed();
+});
 $("paste").addEventListener("click", async () => {
+  if (!view) return;
   showError(null);
   try {
-    view = await api("POST", `/api/sessions/${view.id}/position`,
-                     { board: $("position-board").value, player: $("position-player").value });
-    thinking = false;
+    view = await call("POST", "/position",
+                      { board: $("position-board").value, player: $("position-player").value });
     selected = null;
+    browsing = null;
     $("thinking").textContent = "";
   } catch (error) { showError(error); }
-  render();
-  engineTurn();
+  changed();
 });
 $("copy").addEventListener("click", async () => {
+  if (!view) return;
   const input = $("position-board");
   input.value = view.board;
   try { await navigator.clipboard.writeText(view.board); }
   catch { input.select(); document.execCommand("copy"); }
+});
+$("export").addEventListener("click", () => { if (view) $("record-text").value = exportRecord(); });
+$("import").addEventListener("click", () => {
+  showError(null);
+  try {
+    const params = importRecord($("record-text").value);
+    location.assign(`${location.pathname}?${params}`);
+  } catch (error) { showError(error); }
 });
 
 start().catch(showError);

@@ -8,11 +8,14 @@ async function api(method, url, body) {
   }
   const response = await fetch(url, options);
   const text = await response.text();
-  const data = text ? JSON.parse(text) : null;
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (!response.ok) {
     let detail = data && data.detail !== undefined ? data.detail : response.statusText;
     if (Array.isArray(detail)) detail = detail.map((d) => d.msg).join("; ");
-    throw new Error(detail);
+    const error = new Error(detail || `the server answered ${response.status}`);
+    error.status = response.status;
+    throw error;
   }
   return data;
 }
