@@ -37,6 +37,16 @@ def processes_of(marker: str) -> list[int]:
     return found
 
 
+def programs_running(program: Path) -> int:
+    """How many processes run `program` (as `python PROGRAM ...`)."""
+    count = 0
+    for entry in os.listdir("/proc"):
+        with contextlib.suppress(OSError):
+            words = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+            count += entry.isdigit() and words[1:2] == [str(program).encode()]
+    return count
+
+
 def start(tmp_path: Path) -> tuple[subprocess.Popen, Path]:
     """An arena whose two workers are each in the middle of a move of a slow program."""
     commands = write_programs(tmp_path)
@@ -49,7 +59,7 @@ def start(tmp_path: Path) -> tuple[subprocess.Popen, Path]:
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
         env={**os.environ, "TMPDIR": str(scratch)})
     deadline = time.monotonic() + 120
-    while len(processes_of(str(tmp_path / "sleeper.py"))) < 2:  # both workers in a move
+    while programs_running(tmp_path / "sleeper.py") < 2:  # both workers in a move
         assert arena.poll() is None, arena.stderr.read() if arena.stderr else ""
         assert time.monotonic() < deadline, "no move started"
         time.sleep(0.05)

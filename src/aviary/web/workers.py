@@ -69,9 +69,10 @@ def _start_worker(flags: Any, reports: Any) -> None:
     global _flags, _reports
     if sys.platform.startswith("linux"):  # die with the server, however it ends
         ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() == 1:  # the server ended before the line above: too late to ask
+        server = multiprocessing.parent_process()
+        if server is not None and os.getppid() != server.pid:  # it ended before the line above
             os._exit(0)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's (started ignoring it)
     _flags = np.frombuffer(flags, dtype=np.int64)
     _reports = reports
 
@@ -85,6 +86,10 @@ def _engine(game_target: str, engine_target: str,
         game = load(game_target)(**dict(settings))
         _engines[key] = (game, load(engine_target)(game))
     return _engines[key]
+
+
+def _nothing() -> None:
+    """A task that only makes the pool start a process."""
 
 
 def warm(game_target: str, engine_target: str, settings: tuple[tuple[str, Any], ...]) -> None:
@@ -134,6 +139,23 @@ class ProcessSearches:
         self._closed = False
         self._reader = threading.Thread(target=self._read, name="aviary-reports", daemon=True)
         self._reader.start()
+        self._start_processes(processes)
+
+    def _start_processes(self, processes: int) -> None:
+        """Start every engine process now, with Ctrl-C ignored from their first instruction.
+
+        An ignored SIGINT is inherited through exec, and Python then leaves it ignored: a
+        Ctrl-C to the group while a worker is still importing prints no traceback. (Only
+        the main thread may change a signal's handler; elsewhere workers start on demand.)
+        """
+        if threading.current_thread() is not threading.main_thread():
+            return
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            for _ in range(processes):  # each submit starts a process while none is idle
+                self.pool.submit(_nothing)
+        finally:
+            signal.signal(signal.SIGINT, before)
 
     def _read(self) -> None:
         while not self._closed:
