@@ -487,6 +487,7 @@ def test_a_failed_start_shows_one_message_and_no_page_error(browse, server):
     page.wait_for_selector("#error:not(:empty)")
     assert page.locator("#error").inner_text().startswith("unknown board game 'chess'")
     assert "{" not in page.locator("body").inner_text()  # a page, not raw JSON
+    shot(page, "failed-start")
 
 
 def test_step_back_through_the_move_list_and_play_from_there(page, server):
