@@ -259,7 +259,7 @@ def test_pikachu_endgame_pasted_then_won_by_the_engine(page, server):
     assert page.locator("#result").inner_text() == ""
     page.click(".cell[data-cell='3']")
     page.click(".cell[data-cell='2']")  # d1-c1 this time
-    wait_for_turn(page, 1)
+    wait_for_turn(page, 0)
     assert played(page)[0] == "d1-c1" and len(played(page)) >= 2  # the engine answered
 
 
@@ -487,6 +487,7 @@ def test_a_failed_start_shows_one_message_and_no_page_error(browse, server):
     page.wait_for_selector("#error:not(:empty)")
     assert page.locator("#error").inner_text().startswith("unknown board game 'chess'")
     assert "{" not in page.locator("body").inner_text()  # a page, not raw JSON
+    assert page.locator("#other-games a").count() == len(BOARD_GAMES)
     shot(page, "failed-start")
 
 

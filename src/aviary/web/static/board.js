@@ -35,6 +35,12 @@ async function start() {
     document.title = "aviary: no such game";
     $("title").textContent = "no such game";
     showError(error);
+    const games = await api("GET", "/api/games").catch(() => []);
+    if (games.length) {
+      const links = games.map((game) => element("li", {}, element("a", { href: `/play/${game.name}` }, game.title)));
+      $("other-games").append(element("p", {}, "Play one of these instead:"), element("ul", {}, ...links));
+      $("other-games").hidden = false;
+    }
     return;
   }
   document.title = `aviary: ${info.title}`;
