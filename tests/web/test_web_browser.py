@@ -792,3 +792,17 @@ def test_a_draw_offer_is_declined_by_an_engine_that_has_not_searched_and_taken_b
     assert "ending=agreed" in page.url
     page.reload()
     page.wait_for_selector("#result:has-text('draw (agreed)')")
+
+
+def test_a_dropped_connection_while_the_engine_thinks_reconnects_and_the_game_goes_on(
+        page, server):
+    sockets: list = []
+    page.on("websocket", lambda opened: sockets.append(opened))
+    page.goto(f"{server}/play/pikachu?n=7&seconds=3")
+    page.wait_for_selector(".cell.movable")
+    play_one_move(page)
+    page.wait_for_function("() => document.getElementById('board').dataset.thinking === 'yes'")
+    page.evaluate("() => socket.close()")  # as a network drop: the server stops that search
+    page.wait_for_function("() => view.decisions === 2", timeout=120_000)
+    assert len(played(page)) == 2 and page.locator("#error").inner_text() == ""
+    assert len(sockets) == 2  # the engine's answer came over the new connection

@@ -301,6 +301,12 @@ function openSocket() {
   socket = new WebSocket(`${scheme}://${location.host}/api/sessions/${view.id}/think`);
   const mine = socket;
   socketReady = new Promise((resolve) => mine.addEventListener("open", resolve));
+  // a dropped connection (network, server restart): connect again, to a session made again
+  // from the record if the server lost it, and ask the engine again if it was thinking
+  mine.addEventListener("close", () => {
+    if (mine !== socket) return;
+    setTimeout(() => reconnect(mine).catch(showError), 500);
+  });
   socket.addEventListener("message", (event) => {
     if (mine !== socket) return;
     const message = JSON.parse(event.data);
@@ -320,6 +326,19 @@ function openSocket() {
       render();
     }
   });
+}
+
+async function reconnect(lost) {
+  if (lost !== socket || !view) return;
+  try {
+    view = await api("GET", `/api/sessions/${view.id}`);
+    openSocket();
+  } catch (error) {
+    if (error.status !== 404) throw error;
+    await restore();
+  }
+  searching = false;
+  changed();
 }
 
 // Every change of the game goes through here: draw, keep the address, let the engine move.
