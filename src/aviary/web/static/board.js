@@ -9,6 +9,7 @@ let info = null;        // the game's description (options, labels, rules)
 let view = null;        // the session's current view
 let socket = null;
 let socketReady = null;
+let reconnects = 0;     // connections made again since the last message heard
 let searching = false;  // a "go" was sent and its answer has not come back
 let selected = null;    // the square whose moves are shown
 let flipped = false;
@@ -305,10 +306,15 @@ function openSocket() {
   // from the record if the server lost it, and ask the engine again if it was thinking
   mine.addEventListener("close", () => {
     if (mine !== socket) return;
-    setTimeout(() => reconnect(mine).catch(showError), 500);
+    if (++reconnects > 5) {
+      showError(new Error("The connection to the server keeps dropping: reload the page to go on."));
+      return;
+    }
+    setTimeout(() => reconnect(mine).catch(showError), 500 * reconnects);
   });
   socket.addEventListener("message", (event) => {
     if (mine !== socket) return;
+    reconnects = 0;
     const message = JSON.parse(event.data);
     if (message.type === "thought") showThought(message);
     else if (message.type === "moved" || message.type === "dropped") {
