@@ -806,3 +806,21 @@ def test_a_dropped_connection_while_the_engine_thinks_reconnects_and_the_game_go
     page.wait_for_function("() => view.decisions === 2", timeout=120_000)
     assert len(played(page)) == 2 and page.locator("#error").inner_text() == ""
     assert len(sockets) == 2  # the engine's answer came over the new connection
+
+
+def test_betsy_undo_after_the_kingfisher_is_taken_resumes_play(page, server):
+    cells = ["."] * 64
+    cells[4], cells[8], cells[60], cells[63] = "K", "P", "q", "k"  # e1, a2 | e8, h8
+    page.goto(f"{server}/play/betsy?seconds=0.1&board={''.join(cells)}&player=w")
+    page.wait_for_selector(".cell.movable")
+    page.click(".cell[data-cell='8']")
+    page.click(".cell[data-cell='16']")  # a2a3: the Quetzal takes the Kingfisher
+    page.wait_for_selector("#result:has-text('b wins')")
+    assert played(page) == ["a2a3", "e8e1"]
+    page.click("#undo")
+    page.wait_for_function("() => view.decisions === 0 && document.getElementById('board')"
+                           ".dataset.turn === 'human'")
+    page.click(".cell[data-cell='4']")
+    page.click(".cell[data-cell='3']")  # e1d1: out of the Quetzal's file
+    wait_for_turn(page, 0)
+    assert played(page)[0] == "e1d1" and len(played(page)) == 2  # the engine answered
