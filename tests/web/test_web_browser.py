@@ -259,7 +259,7 @@ def test_pikachu_endgame_pasted_then_won_by_the_engine(page, server):
     assert page.locator("#result").inner_text() == ""
     page.click(".cell[data-cell='3']")
     page.click(".cell[data-cell='2']")  # d1-c1 this time
-    wait_for_turn(page, 1)
+    wait_for_turn(page, 0)
     assert played(page)[0] == "d1-c1" and len(played(page)) >= 2  # the engine answered
 
 
@@ -487,6 +487,8 @@ def test_a_failed_start_shows_one_message_and_no_page_error(browse, server):
     page.wait_for_selector("#error:not(:empty)")
     assert page.locator("#error").inner_text().startswith("unknown board game 'chess'")
     assert "{" not in page.locator("body").inner_text()  # a page, not raw JSON
+    assert page.locator("#other-games a").count() == len(BOARD_GAMES)
+    shot(page, "failed-start")
 
 
 def test_step_back_through_the_move_list_and_play_from_there(page, server):
@@ -790,3 +792,35 @@ def test_a_draw_offer_is_declined_by_an_engine_that_has_not_searched_and_taken_b
     assert "ending=agreed" in page.url
     page.reload()
     page.wait_for_selector("#result:has-text('draw (agreed)')")
+
+
+def test_a_dropped_connection_while_the_engine_thinks_reconnects_and_the_game_goes_on(
+        page, server):
+    sockets: list = []
+    page.on("websocket", lambda opened: sockets.append(opened))
+    page.goto(f"{server}/play/pikachu?n=7&seconds=3")
+    page.wait_for_selector(".cell.movable")
+    play_one_move(page)
+    page.wait_for_function("() => document.getElementById('board').dataset.thinking === 'yes'")
+    page.evaluate("() => socket.close()")  # as a network drop: the server stops that search
+    page.wait_for_function("() => view.decisions === 2", timeout=120_000)
+    assert len(played(page)) == 2 and page.locator("#error").inner_text() == ""
+    assert len(sockets) == 2  # the engine's answer came over the new connection
+
+
+def test_betsy_undo_after_the_kingfisher_is_taken_resumes_play(page, server):
+    cells = ["."] * 64
+    cells[4], cells[8], cells[60], cells[63] = "K", "P", "q", "k"  # e1, a2 | e8, h8
+    page.goto(f"{server}/play/betsy?seconds=0.1&board={''.join(cells)}&player=w")
+    page.wait_for_selector(".cell.movable")
+    page.click(".cell[data-cell='8']")
+    page.click(".cell[data-cell='16']")  # a2a3: the Quetzal takes the Kingfisher
+    page.wait_for_selector("#result:has-text('b wins')")
+    assert played(page) == ["a2a3", "e8e1"]
+    page.click("#undo")
+    page.wait_for_function("() => view.decisions === 0 && document.getElementById('board')"
+                           ".dataset.turn === 'human'")
+    page.click(".cell[data-cell='4']")
+    page.click(".cell[data-cell='3']")  # e1d1: out of the Quetzal's file
+    wait_for_turn(page, 0)
+    assert played(page)[0] == "e1d1" and len(played(page)) == 2  # the engine answered

@@ -93,3 +93,14 @@ def test_advice_refuses_a_bad_roll_number_and_a_finished_game(seb):
     full = {name: 0 for name in CATEGORIES}
     assert "game is over" in seb("advice", {"dice": [1, 2, 3, 4, 5], "roll": 1,
                                             "scorecard": full}, status=400)["detail"]
+
+
+def test_rules_say_what_each_category_scores_as_the_rules_score_it(seb):
+    from aviary.sebastian.rules import score
+
+    answer = seb("rules", {})
+    described = dict(zip(answer["categories"], answer["scores"], strict=True))
+    for category, dice in [("company", [1, 2, 3, 4, 5]), ("prattle", [1, 2, 3, 4, 6]),
+                           ("squadron", [2, 2, 3, 3, 3]), ("quintuplicatam", [4] * 5)]:
+        assert described[category].startswith(f"{score(dice, category)} for ")
+    assert described["tertium"] == "the sum of the 3s" and score([3, 3, 1, 2, 5], "tertium") == 6

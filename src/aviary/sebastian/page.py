@@ -65,8 +65,22 @@ def _total(card: dict[str, int]) -> tuple[int, int]:
     return sum(card.values()) + bonus, bonus
 
 
+# what each category scores, for the page's scorecard (`rules.score` is the truth)
+SCORES = {
+    **{name: f"the sum of the {face}s" for name, face in NUMBERS.items()},
+    "company": "40 for a straight of five (1-5 or 2-6)",
+    "prattle": "30 for a straight of four",
+    "squadron": "25 for a pair and a triple",
+    "triplex": "the sum of all dice, with three of a kind",
+    "quadrupla": "the sum of all dice, with four of a kind",
+    "quintuplicatam": "50 for five of a kind",
+    "pandemonium": "the sum of all dice",
+}
+
+
 def _rules(body: dict[str, Any]) -> dict[str, Any]:
     return {"categories": list(CATEGORIES), "numbers": list(NUMBERS),
+            "scores": [SCORES[name] for name in CATEGORIES],
             "bonus_threshold": BONUS_THRESHOLD, "bonus_points": BONUS_POINTS}
 
 

@@ -38,7 +38,7 @@ class NewGame(BaseModel):
     seed: int | None = None
     moves: list[str] | None = None  # a recorded game's plies, replayed
     resigned: int | None = None
-    ending: str = "resigned"  # or "time": the resigned player's clock ran out
+    ending: str = "resigned"  # or "time" (their clock ran out) or "agreed" (a draw)
 
 
 class MoveRequest(BaseModel):

@@ -9,6 +9,7 @@ let info = null;        // the game's description (options, labels, rules)
 let view = null;        // the session's current view
 let socket = null;
 let socketReady = null;
+let reconnects = 0;     // connections made again since the last message heard
 let searching = false;  // a "go" was sent and its answer has not come back
 let selected = null;    // the square whose moves are shown
 let flipped = false;
@@ -35,6 +36,12 @@ async function start() {
     document.title = "aviary: no such game";
     $("title").textContent = "no such game";
     showError(error);
+    const games = await api("GET", "/api/games").catch(() => []);
+    if (games.length) {
+      const links = games.map((game) => element("li", {}, element("a", { href: `/play/${game.name}` }, game.title)));
+      $("other-games").append(element("p", {}, "Play one of these instead:"), element("ul", {}, ...links));
+      $("other-games").hidden = false;
+    }
     return;
   }
   document.title = `aviary: ${info.title}`;
@@ -295,8 +302,19 @@ function openSocket() {
   socket = new WebSocket(`${scheme}://${location.host}/api/sessions/${view.id}/think`);
   const mine = socket;
   socketReady = new Promise((resolve) => mine.addEventListener("open", resolve));
+  // a dropped connection (network, server restart): connect again, to a session made again
+  // from the record if the server lost it, and ask the engine again if it was thinking
+  mine.addEventListener("close", () => {
+    if (mine !== socket) return;
+    if (++reconnects > 5) {
+      showError(new Error("The connection to the server keeps dropping: reload the page to go on."));
+      return;
+    }
+    setTimeout(() => reconnect(mine).catch(showError), 500 * reconnects);
+  });
   socket.addEventListener("message", (event) => {
     if (mine !== socket) return;
+    reconnects = 0;
     const message = JSON.parse(event.data);
     if (message.type === "thought") showThought(message);
     else if (message.type === "moved" || message.type === "dropped") {
@@ -314,6 +332,19 @@ function openSocket() {
       render();
     }
   });
+}
+
+async function reconnect(lost) {
+  if (lost !== socket || !view) return;
+  try {
+    view = await api("GET", `/api/sessions/${view.id}`);
+    openSocket();
+  } catch (error) {
+    if (error.status !== 404) throw error;
+    await restore();
+  }
+  searching = false;
+  changed();
 }
 
 // Every change of the game goes through here: draw, keep the address, let the engine move.
