@@ -34,6 +34,7 @@ from aviary.arena.games import Engine, Game, State, engine_names, make_engine
 from aviary.arena.sandbox import Limits, RunResult, clean_environment, run_program
 from aviary.errors import UsageError
 from aviary.games import registry
+from aviary.search.clock import MAX_SECONDS
 
 _NAME = re.compile(r"^([A-Za-z0-9_.+-]+)=(.+)$")
 _DETAIL = 300  # characters of offending output kept with a loss
@@ -258,8 +259,9 @@ def _float_param(params: dict[str, str], key: str) -> float | None:
         value = float(params[key])
     except ValueError:
         raise UsageError(f"{key}={params[key]!r} must be a number of seconds") from None
-    if not 0 < value < float("inf"):
-        raise UsageError(f"{key} must be a positive number of seconds, got {params[key]}")
+    if not 0 < value <= MAX_SECONDS:
+        raise UsageError(f"{key} must be above 0 and at most {MAX_SECONDS:.0f} seconds "
+                         f"(a day), got {params[key]}")
     return value
 
 

@@ -149,9 +149,12 @@ def play_slot(config_json: str, index: int) -> GameRecord:
     return record
 
 
-def _init_local_worker() -> None:
-    """Die with the arena (so a kill -9 of the arena leaves no worker behind)."""
+def _init_local_worker(arena: int) -> None:
+    """Die with the arena (so a kill -9 of the arena leaves no worker behind); an arena
+    killed while this worker was still starting is noticed here, after the fact."""
     ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    if os.getppid() != arena:  # the arena died before the death signal was set
+        os._exit(0)
     _ignore_stop_signals()
     become_subreaper()
 
@@ -171,7 +174,7 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
 def local_games(config_json: str, indices: list[int], jobs: int,
                 stop: StopSignals) -> Iterator[GameRecord]:
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
-                               initializer=_init_local_worker)
+                               initializer=_init_local_worker, initargs=(os.getpid(),))
     stop.abort = lambda: _kill_workers(pool)
     pending: set[Future[GameRecord]] = set()
     try:
