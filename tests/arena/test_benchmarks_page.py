@@ -18,7 +18,7 @@ COMMAND = ("aviary arena page benchmarks/results/*.jsonl --out docs/benchmarks.m
 
 
 def test_the_committed_benchmarks_page_is_what_the_exports_give_today():
-    expected = benchmarks_page(two_player_matches(EXPORTS))
+    expected = benchmarks_page(two_player_matches(EXPORTS), ROOT / "docs")
     page = (ROOT / "docs" / "benchmarks.md").read_text()
     assert page == expected, f"docs/benchmarks.md is out of date: run `{COMMAND}`"
 

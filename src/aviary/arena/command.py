@@ -351,7 +351,7 @@ def _command(args: argparse.Namespace) -> int:
 
 def _page(exports: list[Path], out: Path, readme: Path | None) -> int:
     matches = two_player_matches(exports)
-    page = benchmarks_page(matches)
+    page = benchmarks_page(matches, out.parent)
     if readme is not None:
         try:
             text = readme.read_text()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import statistics
 from collections import Counter
 from dataclasses import asdict, dataclass
@@ -222,8 +223,9 @@ def _anchor(path: Path) -> str:
     return path.stem.lower()
 
 
-def benchmarks_page(matches: list[Match]) -> str:
-    """docs/benchmarks.md: every exported match, its headline figure and its record."""
+def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> str:
+    """docs/benchmarks.md: every exported match, its headline figure and its record (linked
+    relative to `page_folder`, the folder the page is written to)."""
     lines = [
         "# Benchmarks: strength, measured",
         "",
@@ -285,10 +287,16 @@ def benchmarks_page(matches: list[Match]) -> str:
             f"load {_load_text(figure)}",
             f"- machine: {_machine_text(figure)}",
             f"- commit: {', '.join(figure['commits']) or 'unknown'}; code: {figure['status']}",
-            f"- record: `{match.path.as_posix()}`",
+            f"- record: [{match.path.name}]({_relative(match.path, page_folder)})",
             "- reproduce: `" + reproduce_command(config, sittings) + "`",
         ]
     return "\n".join(lines) + "\n"
+
+
+def _relative(path: Path, folder: Path | None) -> str:
+    if folder is None:
+        return path.name
+    return Path(os.path.relpath(path.resolve(), folder.resolve())).as_posix()
 
 
 def reproduce_command(config: Config, sittings: list[dict[str, Any]]) -> str:
