@@ -161,7 +161,7 @@ def test_a_server_running_other_code_is_never_used(env, tmp_path):
     after = status(env)
     assert after["served"] == 0 and after["refused"] == 1 and after["engines"] == []
     edited.write_text(edited.read_text() + "# an upgrade\n")  # the server's code changes
-    aviary_run("pikachu", "8", "w", START, "1", env=other)
+    aviary_run("pikachu", "8", "w", START, "5", env=other)
     wait_until(lambda: gone(running["pid"]), 60, "the stale server to stop")
 
 

@@ -334,14 +334,16 @@ def run(name: str, argv: list[str]) -> int:
         raise NoMoveError(f"player {game.label(state)} has no legal move")
     deadline = started + seconds - margin(seconds)
 
-    search = game.kernels_reach(state) and deadline - time.monotonic() > 0.05
+    reach = game.kernels_reach(state)
+    search = reach and deadline - time.monotonic() > 0.05
+    connection = warm.connect() if reach else None
+    start_warm = reach and connection is None and warm.may_start()  # even with no time left
     engine: EngineChild | WarmEngine | None = None
-    start_warm = False
     if search:
-        connection = warm.connect()
-        start_warm = connection is None and warm.may_start()
         engine = (WarmEngine(connection, name, game, state, deadline) if connection is not None
                   else EngineChild(name, game, state, deadline))
+    elif connection is not None:
+        connection.close()
     answers = Answers()
     try:
         spec = registry.spec(name)
