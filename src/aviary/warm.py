@@ -320,8 +320,14 @@ class Server:
 
 def _log(directory: Path, text: str) -> None:
     """A line in the server's log (`warm.log` beside the socket): why it stopped or failed."""
-    with contextlib.suppress(OSError), open(directory / "warm.log", "a") as log:
-        log.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} pid {os.getpid()}: {text}\n")
+    line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} pid {os.getpid()}: {text}\n"
+    with contextlib.suppress(OSError):
+        descriptor = os.open(directory / "warm.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND,
+                             0o600)
+        try:
+            os.write(descriptor, line.encode())
+        finally:
+            os.close(descriptor)
 
 
 def _start(idle_minutes: float, foreground: bool, preload: bool, started_by: str) -> int:
