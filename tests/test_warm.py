@@ -103,11 +103,13 @@ def test_without_a_server_the_engine_child_answers_and_nothing_is_left(env):
     result = aviary_run("pikachu", "8", "w", START, "8", env=env)
     assert result.returncode == 0 and last_line(result.stderr).startswith("engine ("), \
         result.stderr
-    for pattern in (f"aviary.course --think pikachu .*{START}",  # the engine child
-                    f"aviary pikachu 8 w {START} 8"):  # the forked fallback
-        leftovers = subprocess.run(["pgrep", "-f", pattern], capture_output=True,
-                                   text=True).stdout.split()
-        assert leftovers == []
+    def leftovers() -> list[str]:
+        return [pid for pattern in (f"aviary.course --think pikachu .*{START}",  # engine
+                                    f"aviary pikachu 8 w {START} 8")  # the forked fallback
+                for pid in subprocess.run(["pgrep", "-f", pattern], capture_output=True,
+                                          text=True).stdout.split()]
+
+    wait_until(lambda: leftovers() == [], 10, "the killed searches to end")
     assert status(env) is None  # AVIARY_NO_WARM=1: none was started
 
 
