@@ -360,7 +360,7 @@ def run(name: str, argv: list[str]) -> int:
     reach = game.kernels_reach(state)
     search = reach and deadline - time.monotonic() > 0.05
     connection = warm.connect() if reach else None
-    start_warm = reach and connection is None and warm.may_start()  # even with no time left
+    start_warm = warm.claim_start() if reach and connection is None else None  # even late
     engine: EngineChild | WarmEngine | None = None
     if search:
         engine = (WarmEngine(connection, name, game, state, deadline) if connection is not None
@@ -386,8 +386,8 @@ def run(name: str, argv: list[str]) -> int:
         if engine is not None:
             engine.close()
         print(answers.source, file=sys.stderr, flush=True)
-    if start_warm:
-        warm.start_detached()
+    if start_warm is not None:
+        warm.start_detached(start_warm)
     return 0
 
 
