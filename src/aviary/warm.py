@@ -33,6 +33,7 @@ import fcntl
 import hashlib
 import json
 import os
+import signal
 import socket
 import stat
 import subprocess
@@ -362,6 +363,7 @@ def _start(idle_minutes: float, foreground: bool, preload: bool, started_by: str
         _log(directory, f"did not start: {type(error).__name__}: {error}")
         raise
     _log(directory, f"listening on {path} ({started_by}, code {server.code})")
+    signal.signal(signal.SIGTERM, lambda *_: server.shut())  # `kill`: a clean stop too
     try:
         server.serve(listener)
     finally:
