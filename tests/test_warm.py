@@ -223,3 +223,14 @@ def test_bad_arguments_are_one_line_and_exit_2(env):
                  ["warm", "start", "--idle", "1e308"]):
         result = aviary_run(*args, env=env)
         assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_kill_stops_the_server_cleanly(env):
+    env = dict(env, AVIARY_NO_WARM="1")
+    assert aviary_run("warm", "start", "--lazy", "--idle", "5", env=env).returncode == 0
+    pid = status(env)["pid"]
+    os.kill(pid, signal.SIGTERM)
+    wait_until(lambda: gone(pid), 60, "the server to stop")
+    assert not (Path(env["AVIARY_WARM_DIR"]) / "warm.sock").exists()
+    assert "stopped after serving 0 requests" in \
+        (Path(env["AVIARY_WARM_DIR"]) / "warm.log").read_text()
