@@ -100,14 +100,16 @@ def test_course_commands_use_the_warm_server_and_stop_ends_it(env):
 
 def test_without_a_server_the_engine_child_answers_and_nothing_is_left(env):
     env = dict(env, AVIARY_NO_WARM="1")
-    result = aviary_run("pikachu", "8", "w", START, "4", env=env)
+    result = aviary_run("pikachu", "8", "w", START, "8", env=env)
     assert result.returncode == 0 and last_line(result.stderr).startswith("engine ("), \
         result.stderr
-    for pattern in (f"aviary.course --think pikachu .*{START}",  # the engine child
-                    f"aviary pikachu 8 w {START} 4"):  # the forked fallback
-        leftovers = subprocess.run(["pgrep", "-f", pattern], capture_output=True,
-                                   text=True).stdout.split()
-        assert leftovers == []
+    def leftovers() -> list[str]:
+        return [pid for pattern in (f"aviary.course --think pikachu .*{START}",  # engine
+                                    f"aviary pikachu 8 w {START} 8")  # the forked fallback
+                for pid in subprocess.run(["pgrep", "-f", pattern], capture_output=True,
+                                          text=True).stdout.split()]
+
+    wait_until(lambda: leftovers() == [], 10, "the killed searches to end")
     assert status(env) is None  # AVIARY_NO_WARM=1: none was started
 
 
@@ -155,13 +157,13 @@ def test_a_server_running_other_code_is_never_used(env, tmp_path):
     assert aviary_run("warm", "start", "--lazy", "--idle", "5", env=other).returncode == 0
     running = status(env)
     assert running is not None
-    result = aviary_run("pikachu", "8", "w", START, "4", env=env)
+    result = aviary_run("pikachu", "8", "w", START, "8", env=env)
     assert result.returncode == 0
     assert last_line(result.stderr).startswith("engine ("), result.stderr  # its own engine
     after = status(env)
     assert after["served"] == 0 and after["refused"] == 1 and after["engines"] == []
     edited.write_text(edited.read_text() + "# an upgrade\n")  # the server's code changes
-    aviary_run("pikachu", "8", "w", START, "1", env=other)
+    aviary_run("pikachu", "8", "w", START, "5", env=other)
     wait_until(lambda: gone(running["pid"]), 60, "the stale server to stop")
 
 
@@ -170,7 +172,7 @@ def test_killing_the_server_mid_move_leaves_the_command_its_own_engine(env):
     assert aviary_run("warm", "start", "--idle", "5", env=env).returncode == 0
     pid = status(env)["pid"]
     started = time.monotonic()
-    command = subprocess.Popen([sys.executable, "-m", "aviary", "pikachu", "8", "w", START, "6"],
+    command = subprocess.Popen([sys.executable, "-m", "aviary", "pikachu", "8", "w", START, "10"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         wait_until(lambda: (status(env) or {}).get("served") == 1, 60, "the request")
@@ -182,7 +184,7 @@ def test_killing_the_server_mid_move_leaves_the_command_its_own_engine(env):
     took = time.monotonic() - started
     assert command.returncode == 0
     assert last_line(err).startswith("engine ("), err
-    assert took > 4  # it played on to its deadline (about 5.6 s), not out at the kill
+    assert took > 8  # it played on to its deadline (about 9.4 s), not out at the kill
     assert status(env) is None  # nothing answers on the dead server's socket
 
 
@@ -221,3 +223,14 @@ def test_bad_arguments_are_one_line_and_exit_2(env):
                  ["warm", "start", "--idle", "1e308"]):
         result = aviary_run(*args, env=env)
         assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_kill_stops_the_server_cleanly(env):
+    env = dict(env, AVIARY_NO_WARM="1")
+    assert aviary_run("warm", "start", "--lazy", "--idle", "5", env=env).returncode == 0
+    pid = status(env)["pid"]
+    os.kill(pid, signal.SIGTERM)
+    wait_until(lambda: gone(pid), 60, "the server to stop")
+    assert not (Path(env["AVIARY_WARM_DIR"]) / "warm.sock").exists()
+    assert "stopped after serving 0 requests" in \
+        (Path(env["AVIARY_WARM_DIR"]) / "warm.log").read_text()

@@ -135,6 +135,10 @@ class EngineChild:
     def read(self) -> bytes:
         return os.read(self.fd, 1 << 16)
 
+    def stop(self) -> None:
+        """Kill it without waiting (`close` then reaps it): both searches die at once."""
+        self.process.kill()
+
     def close(self) -> None:
         self.process.kill()
         self.process.wait()  # reaped: no zombie left behind for whoever runs us
@@ -164,6 +168,9 @@ class WarmEngine:
             return self.connection.recv(1 << 16)
         except OSError:
             return b""
+
+    def stop(self) -> None:
+        self.close()
 
     def close(self) -> None:
         self.connection.close()  # the server stops this search at its next write
@@ -202,13 +209,27 @@ class FallbackChild:
     def read(self) -> bytes:
         return os.read(self.fd, 1 << 16)
 
-    def close(self) -> None:
+    def stop(self) -> None:
+        """Kill it without waiting (`close` then reaps it)."""
         if self.pid:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)  # reaped: no zombie left behind
+
+    def close(self) -> None:
+        """Kill it and reap it, waiting at most REAP_SECONDS: at low priority on a busy
+        machine a killed process may wait a while for the CPU it needs to die, and the
+        command does not wait for it past its deadline (once the command has exited,
+        the system reaps it)."""
+        if self.pid:
+            self.stop()
+            given_up = time.monotonic() + REAP_SECONDS
+            while os.waitpid(self.pid, os.WNOHANG) == (0, 0) and time.monotonic() < given_up:
+                time.sleep(0.002)
             os.close(self.fd)
             self.pid = 0
+
+
+REAP_SECONDS = 0.05
 
 
 FALLBACK_NICENESS = 10
@@ -291,7 +312,7 @@ def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name
                                       file=sys.stderr, flush=True)
                             if fallback is not None and fallback.fd in sources:
                                 del sources[fallback.fd]  # the engine answers from now on
-                                fallback.close()
+                                fallback.stop()
                 else:  # the end: a finished fallback, a dead engine, a refusing server
                     del sources[fd]
                     source.close()
@@ -299,6 +320,8 @@ def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name
                         engine = EngineChild(name, game, state, deadline)
                         sources[engine.fd] = (engine, _Lines())
     finally:
+        if fallback is not None:
+            fallback.stop()  # both die side by side, then both are reaped
         engine.close()
         if fallback is not None:
             fallback.close()
@@ -334,14 +357,16 @@ def run(name: str, argv: list[str]) -> int:
         raise NoMoveError(f"player {game.label(state)} has no legal move")
     deadline = started + seconds - margin(seconds)
 
-    search = game.kernels_reach(state) and deadline - time.monotonic() > 0.05
+    reach = game.kernels_reach(state)
+    search = reach and deadline - time.monotonic() > 0.05
+    connection = warm.connect() if reach else None
+    start_warm = warm.claim_start() if reach and connection is None else None  # even late
     engine: EngineChild | WarmEngine | None = None
-    start_warm = False
     if search:
-        connection = warm.connect()
-        start_warm = connection is None and warm.may_start()
         engine = (WarmEngine(connection, name, game, state, deadline) if connection is not None
                   else EngineChild(name, game, state, deadline))
+    elif connection is not None:
+        connection.close()
     answers = Answers()
     try:
         spec = registry.spec(name)
@@ -361,8 +386,8 @@ def run(name: str, argv: list[str]) -> int:
         if engine is not None:
             engine.close()
         print(answers.source, file=sys.stderr, flush=True)
-    if start_warm:
-        warm.start_detached()
+    if start_warm is not None:
+        warm.start_detached(start_warm)
     return 0
 
 

@@ -8,7 +8,8 @@ a Unix socket: the command prints its quick answer, sends the position, and rela
 the engines's better answers as they come, within milliseconds of starting.
 
 The server starts itself: a course command that finds none starts one as it exits
-(`AVIARY_NO_WARM=1` turns this off; it ends after AUTO_IDLE_MINUTES idle). `aviary
+(`AVIARY_NO_WARM=1` turns this off; it ends after AUTO_IDLE_MINUTES idle; the
+command holds the folder's lock from its start and hands it to the server). `aviary
 warm start` starts one by hand (ends after `--idle` minutes); `aviary warm stop` ends
 it. A course command that finds no server runs its engine in a child process. The
 socket lives in a private directory of the user (`/tmp/aviary-UID/`, or
@@ -32,6 +33,7 @@ import fcntl
 import hashlib
 import json
 import os
+import signal
 import socket
 import stat
 import subprocess
@@ -123,32 +125,29 @@ def _lock(directory: Path) -> int | None:
     return descriptor
 
 
-def may_start() -> bool:
-    """Should a course command that found no server start one? Not with AVIARY_NO_WARM=1,
-    a bad AVIARY_WARM_DIR, or a server already starting (it holds the lock)."""
+def claim_start() -> int | None:
+    """For a course command that found no server: the folder's lock, held, so that this
+    command (and no other) starts one as it exits (`start_detached`); None with
+    AVIARY_NO_WARM=1, a bad AVIARY_WARM_DIR, or a server already starting."""
     if os.environ.get("AVIARY_NO_WARM") == "1" or _problem() is not None:
-        return False
-    directory = socket_path().parent
-    if not directory.exists():
-        return True
+        return None
     try:
-        held = _lock(directory)
-    except OSError:
-        return False
-    if held is None:
-        return False
-    os.close(held)
-    return True
+        return _lock(_private_directory())
+    except (OSError, UsageError):
+        return None
 
 
-def start_detached() -> None:
-    """Start a server in its own session, output to nowhere, and return at once."""
+def start_detached(lock: int) -> None:
+    """Start a server in its own session, output to nowhere, and return at once. It
+    inherits the held `lock`: from this moment until it stops, no other one starts."""
     with contextlib.suppress(OSError):
         subprocess.Popen(
             [sys.executable, "-m", "aviary", "warm", "start", "--foreground",
-             "--idle", f"{AUTO_IDLE_MINUTES:g}", "--started-by", "a course command"],
+             "--idle", f"{AUTO_IDLE_MINUTES:g}", "--started-by", "a course command",
+             "--lock-fd", str(lock)],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True)
+            start_new_session=True, pass_fds=(lock,))
+    os.close(lock)
 
 
 def connect(timeout: float = 0.05) -> socket.socket | None:
@@ -320,11 +319,18 @@ class Server:
 
 def _log(directory: Path, text: str) -> None:
     """A line in the server's log (`warm.log` beside the socket): why it stopped or failed."""
-    with contextlib.suppress(OSError), open(directory / "warm.log", "a") as log:
-        log.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} pid {os.getpid()}: {text}\n")
+    line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} pid {os.getpid()}: {text}\n"
+    with contextlib.suppress(OSError):
+        descriptor = os.open(directory / "warm.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND,
+                             0o600)
+        try:
+            os.write(descriptor, line.encode())
+        finally:
+            os.close(descriptor)
 
 
-def _start(idle_minutes: float, foreground: bool, preload: bool, started_by: str) -> int:
+def _start(idle_minutes: float, foreground: bool, preload: bool, started_by: str,
+           lock: int | None = None) -> int:
     directory = _private_directory()
     if connect() is not None:
         print("a warm engine server is already running", file=sys.stderr)
@@ -338,7 +344,7 @@ def _start(idle_minutes: float, foreground: bool, preload: bool, started_by: str
         devnull = os.open(os.devnull, os.O_RDWR)
         for stream in (0, 1, 2):
             os.dup2(devnull, stream)
-    held = _lock(directory)
+    held = _lock(directory) if lock is None else lock
     if held is None:
         print("a warm engine server is already running or starting", file=sys.stderr)
         return _exit(0, foreground)
@@ -357,6 +363,7 @@ def _start(idle_minutes: float, foreground: bool, preload: bool, started_by: str
         _log(directory, f"did not start: {type(error).__name__}: {error}")
         raise
     _log(directory, f"listening on {path} ({started_by}, code {server.code})")
+    signal.signal(signal.SIGTERM, lambda *_: server.shut())  # `kill`: a clean stop too
     try:
         server.serve(listener)
     finally:
@@ -409,6 +416,7 @@ def main(argv: list[str]) -> int:
     start.add_argument("--lazy", action="store_true",
                        help="load each game's engine on its first request, not before listening")
     start.add_argument("--started-by", default="aviary warm start", help=argparse.SUPPRESS)
+    start.add_argument("--lock-fd", type=int, default=None, help=argparse.SUPPRESS)
     commands.add_parser("stop", help="stop the running server")
     commands.add_parser("status", help="is a server running, and what has it served")
     args = parser.parse_args(argv)
@@ -416,7 +424,7 @@ def main(argv: list[str]) -> int:
         if not 0 < args.idle <= 7 * 24 * 60:
             raise UsageError(f"--idle must be a number of minutes above 0 and at most a week "
                              f"({7 * 24 * 60}), got {args.idle}")
-        return _start(args.idle, args.foreground, not args.lazy, args.started_by)
+        return _start(args.idle, args.foreground, not args.lazy, args.started_by, args.lock_fd)
     problem = _problem()
     if problem is not None:
         raise UsageError(problem)
