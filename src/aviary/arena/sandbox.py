@@ -46,7 +46,8 @@ _TAIL = 4096  # bytes of each stream kept for the record
 _DRAIN = 0.2  # seconds to collect output already written when the program ends
 
 # Passed through from the arena's environment; everything else is dropped.
-KEPT_VARIABLES = ("PATH", "HOME", "LANG", "LC_ALL", "TZ", "USER", "LOGNAME")
+KEPT_VARIABLES = ("PATH", "HOME", "LANG", "LC_ALL", "TZ", "USER", "LOGNAME",
+                  "AVIARY_NO_WARM", "AVIARY_WARM_DIR")  # the course commands' warm server
 
 
 @dataclass(frozen=True)
