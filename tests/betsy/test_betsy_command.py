@@ -70,7 +70,10 @@ def test_a_longer_limit_prints_better_boards_and_still_exits_in_time():
         middle = rules.play(middle, chooser.choice(rules.legal_moves(middle)))
     assert rules.winner(middle) is None
     lines = answers(middle.player, middle.board, 3)
-    assert len(set(lines)) == len(lines)  # each printed board differs from the one before
+    assert len(lines) >= 2  # a first answer, then a better one
+    # each printed board differs from the one before (the engine may come back to a board
+    # the fallback search printed earlier and then left)
+    assert all(before != after for before, after in zip(lines, lines[1:], strict=False))
 
 
 def test_the_command_takes_a_hanging_kingfisher_and_saves_its_own():

@@ -62,7 +62,9 @@ def test_a_longer_limit_prints_better_boards_and_still_exits_in_time():
     for _ in range(13):
         middle = rules.play(middle, chooser.choice(rules.legal_moves(middle)))
     lines = assert_answers(8, middle.player, middle.board, 3)
-    assert len(set(lines)) == len(lines)  # each printed board differs from the one before
+    # each printed board differs from the one before (the engine may come back to a board
+    # the fallback search printed earlier and then left)
+    assert all(before != after for before, after in zip(lines, lines[1:], strict=False))
 
 
 @pytest.mark.parametrize(
