@@ -42,6 +42,8 @@ SKIP = {
     "aviary arena run --game pikachu --option n=8 --time 1 --games 40": "a real match (an "
         "hour); the quick run in docs/arena.md is the same command, fewer, faster games",
     "aviary arena export pikachu-1s.sqlite": "exports the hour-long match above",
+    "pip install -e": "installs into the environment (network, a clone's folder): the test "
+                      "extra the suite runs in already has it",
     "aviary arena page benchmarks/results": "writes the committed benchmarks page; "
         "tests/arena/test_benchmarks_page.py checks it is what this command writes",
 }

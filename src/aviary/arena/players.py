@@ -305,6 +305,7 @@ def check(spec: PlayerSpec, game: Game) -> None:
     """Raise UsageError if `spec` cannot be built for `game` (before any game starts)."""
     if spec.in_process:
         build_engine(spec.spec, game)
+        own_seconds(spec.spec)
     else:
         resolve_command(spec.spec)
 
