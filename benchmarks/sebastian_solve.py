@@ -8,7 +8,7 @@
    is included: the bar is 15 s.
 2. The expected-value recursion, compiled (already warm) against the
    straightforward vectorised-numpy version of the same recursion
-   (`aviary.sebastian.reference`), both over every reachable state, in this
+   (`aviary.games.sebastian.reference`), both over every reachable state, in this
    run, one thread against one: the compiled solve on one worker thread,
    numpy in a child process with its BLAS (OpenBLAS matrix products) held
    to one thread. Prints both times, the ratio, the largest difference, and
@@ -35,7 +35,7 @@ import numpy as np
 COLD_SOLVE = """
 import time
 started = time.perf_counter()
-from aviary.sebastian.solver import solve
+from aviary.games.sebastian.solver import solve
 solution = solve()
 print(time.perf_counter() - started, solution.mean)
 """
@@ -52,7 +52,7 @@ def cold_solve_seconds() -> tuple[float, float]:
 NUMPY_ONE_THREAD = """
 import sys, time
 import numpy as np
-from aviary.sebastian.reference import solve_reference
+from aviary.games.sebastian.reference import solve_reference
 started = time.perf_counter()
 values = solve_reference()
 print(time.perf_counter() - started)
@@ -63,7 +63,7 @@ ONE_THREAD_ENV = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREAD
 
 
 def compiled_vs_numpy() -> None:
-    from aviary.sebastian.solver import MEAN, solve, warmup
+    from aviary.games.sebastian.solver import MEAN, solve, warmup
 
     warmup()
     started = time.perf_counter()
@@ -89,9 +89,9 @@ def compiled_vs_numpy() -> None:
 
 
 def decision_latency(decisions: int) -> None:
-    from aviary.sebastian.cache import load_solution
-    from aviary.sebastian.player import SebastianAutoPlayer
-    from aviary.sebastian.rules import CATEGORIES, possible_upper_totals
+    from aviary.games.sebastian.cache import load_solution
+    from aviary.games.sebastian.player import SebastianAutoPlayer
+    from aviary.games.sebastian.rules import CATEGORIES, possible_upper_totals
 
     auto = SebastianAutoPlayer(load_solution())
     auto.first_roll([1, 2, 3, 4, 5], {})  # loads the compiled kernel from numba's cache

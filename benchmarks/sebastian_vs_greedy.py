@@ -4,7 +4,7 @@
 
 Both players play the same games: every die of every roll of every turn is
 drawn in advance from (seed, game), so wherever they make the same choice they
-see the same dice (`aviary.sebastian.driver.SlotDice`). Prints each player's
+see the same dice (`aviary.games.sebastian.driver.SlotDice`). Prints each player's
 mean with its 95% confidence interval, the optimal mean's distance from the
 exact 245.8708, and the paired difference with its 95% confidence interval.
 
@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from aviary.sebastian.driver import SlotDice, mean_with_ci, play_game
-from aviary.sebastian.rules import CATEGORIES, score
+from aviary.games.sebastian.driver import SlotDice, mean_with_ci, play_game
+from aviary.games.sebastian.rules import CATEGORIES, score
 
 EXACT_OPTIMUM = 245.8708
 
@@ -59,8 +59,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
 
-    from aviary.sebastian.cache import load_solution
-    from aviary.sebastian.player import SebastianAutoPlayer
+    from aviary.games.sebastian.cache import load_solution
+    from aviary.games.sebastian.player import SebastianAutoPlayer
 
     players = {"optimal": SebastianAutoPlayer(load_solution()), "greedy": GreedyPlayer()}
     scores: dict[str, np.ndarray] = {}

@@ -27,7 +27,7 @@ def _default_warm_folder() -> Iterator[None]:
 
 
 def _status() -> dict | None:
-    from aviary import warm
+    from aviary.course import warm_server as warm
 
     reply = warm.request({"command": "status"})
     try:
@@ -38,7 +38,7 @@ def _status() -> dict | None:
 
 def _starting() -> bool:
     """A server holds the folder's lock but does not answer yet (it loads its engines)."""
-    from aviary import warm
+    from aviary.course import warm_server as warm
 
     folder = warm.socket_path().parent
     if not (folder / "warm.lock").exists():
@@ -61,7 +61,7 @@ def pytest_sessionstart(session):
 def pytest_sessionfinish(session, exitstatus):
     """Stop the warm server a course command of this session started in the default
     folder: running this code, started by a course command, not there before."""
-    from aviary import warm
+    from aviary.course import warm_server as warm
 
     with _default_warm_folder():
         deadline = time.monotonic() + 120

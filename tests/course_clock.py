@@ -12,7 +12,7 @@ spent runnable but waiting on a run queue (`/proc/PID/schedstat`):
     lifetime = from the process's start (its /proc start time, the program's own clock)
                to its exit (seen without reaping it, `waitid(WNOWAIT)`)
     excused  = the program's run-queue wait after the moment it plans to stop
-               (SECONDS - `aviary.course.margin`) + the test's run-queue wait between
+               (SECONDS - `aviary.course.runner.margin`) + the test's run-queue wait between
                blocking for the exit and seeing it
     on time  : lifetime - excused < SECONDS
 
@@ -28,7 +28,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from aviary.course import margin
+from aviary.course.runner import margin
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ SKIP = {
     "aviary warmup": "compiles every kernel and solves the endgame tables (about 2 min cold); "
                      "tests/test_warmup.py covers it",
     "aviary play": "an interactive game in the terminal; tests/test_play.py plays it in tmux",
-    "aviary ijk ai human": "an interactive game (a human types moves); tests/ijk cover it",
+    "aviary ijk ai human": "an interactive game (a human types moves); tests/games/ijk cover it",
     "aviary serve": "a web server that runs until stopped; tests/web drive it",
     "aviary arena run --game pikachu --option n=8 --time 1 --games 40": "a real match (an "
         "hour); the quick run in docs/arena.md is the same command, fewer, faster games",

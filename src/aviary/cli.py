@@ -5,7 +5,7 @@ command does not pay for scipy or the classifier: course command lines must
 answer within a second of starting. Each module exposes
 `main(argv: list[str]) -> int` and raises `UsageError` for bad input. The games'
 commands come from the registry (`aviary.games.registry`): a game without a
-command of its own gets the shared course runner (`aviary.course`).
+command of its own gets the shared course runner (`aviary.course.runner`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     **{spec.name: (spec.command_module, spec.command_summary) for spec in registry.GAMES.values()},
     "warmup": ("aviary.warmup", "compile every numba kernel ahead of time"),
     "play": ("aviary.play", "play a game in the terminal against its engine, or watch"),
-    "warm": ("aviary.warm", "a warm engine server that course commands reuse: start, stop"),
+    "warm": ("aviary.course.warm_server",
+             "a warm engine server that course commands reuse: start, stop"),
     "classify": ("aviary.classify.command", "Naive Bayes text classification (course TRAIN TEST)"),
     "horizon": ("aviary.horizon.command", "Viterbi ridge lines in mountain photos"),
     "arena": ("aviary.arena.command", "tournaments between programs, ratings, SQLite results"),
@@ -65,9 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         target = COMMANDS[name][0]
         spec = registry.GAMES.get(name)
         if spec is not None and spec.course_subcommand and rest[:1] == [spec.course_subcommand]:
-            target, rest = "aviary.course", rest[1:]  # `aviary GAME WORD [course arguments]`
+            target, rest = "aviary.course.runner", rest[1:]  # `aviary GAME WORD [course arguments]`
         module = importlib.import_module(target)
-        status: int = module.run(name, rest) if target == "aviary.course" else module.main(rest)
+        runner = target == "aviary.course.runner"
+        status: int = module.run(name, rest) if runner else module.main(rest)
         return status
     except (UsageError, NoMoveError) as error:
         print(one_line(name, str(error)), file=sys.stderr, flush=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from aviary.sebastian.rules import BONUS_POINTS, CATEGORIES, NUMBERS
+from aviary.games.sebastian.rules import BONUS_POINTS, CATEGORIES, NUMBERS
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +96,7 @@ def test_advice_refuses_a_bad_roll_number_and_a_finished_game(seb):
 
 
 def test_rules_say_what_each_category_scores_as_the_rules_score_it(seb):
-    from aviary.sebastian.rules import score
+    from aviary.games.sebastian.rules import score
 
     answer = seb("rules", {})
     described = dict(zip(answer["categories"], answer["scores"], strict=True))

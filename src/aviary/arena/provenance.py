@@ -27,7 +27,7 @@ from aviary.games import registry
 _PACKAGE = Path(aviary.__file__).resolve().parent
 # Besides the game's own folder: what every game's play goes through.
 _SHARED = ("search", "games/*.py", "cache.py", "arena/referee.py", "arena/games.py")
-_PROGRAMS = ("course.py", "warm.py", "arena/players.py", "arena/sandbox.py")
+_PROGRAMS = ("course/runner.py", "course/warm_server.py", "arena/players.py", "arena/sandbox.py")
 
 
 def _game_folder(game: str) -> str:

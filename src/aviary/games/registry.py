@@ -18,7 +18,7 @@ A spec's pieces, each optional except the game:
 - `tables`: the solved endgame tables' probe, `function(state, use) -> Verdict | None`,
   loading no numpy or numba (the course command asks it before its engine loads);
 - `command`: the module whose `main(argv)` is `aviary NAME ...`; by default the
-  shared course runner (`aviary.course`) with the game's own argument form;
+  shared course runner (`aviary.course.runner`) with the game's own argument form;
 - `course_subcommand`: with a `command` of its own, the word after which the
   shared course runner takes over (`aviary NAME WORD [course arguments]`);
 - `warmup`: modules with a `warmup()` that compiles their numba kernels;
@@ -77,7 +77,7 @@ class GameSpec:
 
     @property
     def command_module(self) -> str:
-        return self.command or "aviary.course"
+        return self.command or "aviary.course.runner"
 
 
 GAMES: dict[str, GameSpec] = {
@@ -151,11 +151,11 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             name="sebastian",
             summary="Sebastian: the solitaire dice game, played by its exact optimum",
-            command="aviary.sebastian.command",
+            command="aviary.games.sebastian.command",
             command_summary="the optimal Sebastian player: play, advise, solve",
-            warmup=("aviary.sebastian.solver",),
+            warmup=("aviary.games.sebastian.solver",),
             docs="docs/games/sebastian.md",
-            web="aviary.sebastian.page",
+            web="aviary.games.sebastian.page",
         ),
     )
 }

@@ -5,7 +5,7 @@ eight rays of every square): on an 8x8 board without check, castling or en passa
 this is short, and measured fast enough (`benchmarks/betsy_speed.py`). The state
 array holds the board, the side to move, the Kingfisher variant, both Kingfishers'
 squares and an incrementally updated Zobrist key, so the search copies nothing per
-node. Kernels follow `aviary.search.alphabeta`'s contract; `tests/betsy` checks
+node. Kernels follow `aviary.search.alphabeta`'s contract; `tests/games/betsy` checks
 them move-for-move and perft-for-perft against `rules.py`.
 
 Cells: 0 empty, 1..6 Parakeet, Nighthawk, Blue jay, Robin, Quetzal, Kingfisher

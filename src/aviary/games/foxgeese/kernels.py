@@ -7,7 +7,7 @@ option and an incrementally updated Zobrist key. `make` plays a move *with* its
 consequences (trapped foxes and pinched elephants removed, an arm closed at a
 round's end), so it saves the four bitboards and the key on a small undo stack
 inside the array and returns the stack slot; `unmake` restores them. Kernels
-follow the contract of `aviary.search.alphabeta`; `tests/foxgeese` checks them
+follow the contract of `aviary.search.alphabeta`; `tests/games/foxgeese` checks them
 move-for-move and perft-for-perft against `rules.py`.
 
 Move: `start | end << 10`; a jump is a move of two points, the goose between.

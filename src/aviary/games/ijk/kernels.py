@@ -6,7 +6,7 @@ The array holds a header and a stack of frames, one per ply of the search path:
 undo word). Kernels follow the contract of `aviary.search.alphabeta` (generate,
 make, unmake, key, terminal) and `aviary.search.expectimax` (chance); the
 engine's evaluation lives in `engine.py`, the textbook one (`plain_evaluate`) here.
-`tests/ijk` checks them against `rules.py`.
+`tests/games/ijk` checks them against `rules.py`.
 
 Header: N (4 or 6), VARIANT (0 course, 1 handout), DET (1 deterministic), FRAME
 (index of the current frame). Frame: N*N cells, then side, pending, last, key.

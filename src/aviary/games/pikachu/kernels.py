@@ -3,7 +3,7 @@
 The state array holds n, the side to move, an incrementally updated Zobrist key
 and both sides' piece counts (slots 0-3), then the board, so the search core
 copies nothing per node. Kernels follow the contract of `aviary.search.alphabeta`
-(generate, make, unmake, evaluate, key, order, terminal); `tests/pikachu` checks
+(generate, make, unmake, evaluate, key, order, terminal); `tests/games/pikachu` checks
 them move-for-move and perft-for-perft against `rules.py`.
 
 Cells: 0 empty, +1/-1 white/black Pichu, +2/-2 white/black Pikachu.

@@ -29,14 +29,14 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from aviary.sebastian.rules import (
+from aviary.games.sebastian.rules import (
     BONUS_POINTS,
     BONUS_THRESHOLD,
     QUINTUPLICATAM,
     TURNS,
     UPPER_CATEGORIES,
 )
-from aviary.sebastian.tables import DiceTables, dice_tables, reachable_upper_totals
+from aviary.games.sebastian.tables import DiceTables, dice_tables, reachable_upper_totals
 
 FULL_MASK = (1 << TURNS) - 1
 STATES = (FULL_MASK + 1) * 64

@@ -3,7 +3,7 @@
 import threading
 
 from aviary.games.ijk import rules
-from aviary.games.ijk.course import next_move
+from aviary.games.ijk.dropin import next_move
 
 
 class CourseGame:

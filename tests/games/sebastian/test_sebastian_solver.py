@@ -6,17 +6,17 @@ from functools import cache
 import numpy as np
 import pytest
 
-from aviary.sebastian import cache as table_cache
-from aviary.sebastian.reference import solve_reference
-from aviary.sebastian.rules import BONUS_POINTS, CATEGORY_INDEX, NUMBERS, score
-from aviary.sebastian.solver import (
+from aviary.games.sebastian import cache as table_cache
+from aviary.games.sebastian.reference import solve_reference
+from aviary.games.sebastian.rules import BONUS_POINTS, CATEGORY_INDEX, NUMBERS, score
+from aviary.games.sebastian.solver import (
     BONUS,
     FULL_MASK,
     MEAN,
     QUINTUPLICATAM_50,
     masks_by_filled_count,
 )
-from aviary.sebastian.tables import reachable_upper_totals
+from aviary.games.sebastian.tables import reachable_upper_totals
 
 
 def test_optimal_play_from_the_empty_scorecard_is_worth_245_8708(solution):
@@ -107,8 +107,8 @@ def test_a_corrupt_table_is_ignored(tmp_path):
 
 def test_single_state_turn_kernel_agrees_with_the_batched_table(solution):
     """The player's one-state kernel and the solver's batched one are separate code."""
-    from aviary.sebastian.solver import evaluate_turn, kernel_tables
-    from aviary.sebastian.tables import dice_tables
+    from aviary.games.sebastian.solver import evaluate_turn, kernel_tables
+    from aviary.games.sebastian.tables import dice_tables
 
     t = dice_tables()
     n = len(t.keeps)

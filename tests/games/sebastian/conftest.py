@@ -19,6 +19,6 @@ def sebastian_cache(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def solution(sebastian_cache):
-    from aviary.sebastian.cache import load_solution
+    from aviary.games.sebastian.cache import load_solution
 
     return load_solution()

@@ -21,9 +21,9 @@ from pathlib import Path
 import numpy as np
 
 from aviary.cache import cache_dir
-from aviary.sebastian.rules import RULES_VERSION
-from aviary.sebastian.solver import STATES, Solution, solve
-from aviary.sebastian.tables import dice_tables
+from aviary.games.sebastian.rules import RULES_VERSION
+from aviary.games.sebastian.solver import STATES, Solution, solve
+from aviary.games.sebastian.tables import dice_tables
 
 
 def table_key() -> str:
@@ -69,7 +69,7 @@ def solve_with_progress(show: bool | None = None) -> Solution:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from aviary.sebastian.solver import FULL_MASK
+    from aviary.games.sebastian.solver import FULL_MASK
 
     columns = (TextColumn("solving Sebastian"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
                TimeElapsedColumn())

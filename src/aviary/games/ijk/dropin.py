@@ -1,4 +1,4 @@
-"""The course's AI interface: `from aviary.games.ijk.course import next_move`.
+"""The course's AI interface: `from aviary.games.ijk.dropin import next_move`.
 
 The course driver calls `next_move(game)` and keeps the last move the generator
 yielded before its timeout. `game` is the driver's own Game object, used only

@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from aviary.sebastian.rules import (
+from aviary.games.sebastian.rules import (
     BONUS_POINTS,
     BONUS_THRESHOLD,
     CATEGORIES,
@@ -29,7 +29,7 @@ _rng = random.SystemRandom()
 
 def warmup() -> None:
     """Load (or solve once, about 12 s, then cached on disk) the exact table."""
-    from aviary.sebastian.player import OptimalPlayer
+    from aviary.games.sebastian.player import OptimalPlayer
 
     OptimalPlayer()
 
@@ -97,7 +97,7 @@ def _roll(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _advice(body: dict[str, Any]) -> dict[str, Any]:
-    from aviary.sebastian.player import OptimalPlayer, State, reroll_indices
+    from aviary.games.sebastian.player import OptimalPlayer, State, reroll_indices
 
     dice, card = _dice(body), _scorecard(body)
     roll = body.get("roll")

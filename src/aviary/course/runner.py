@@ -15,7 +15,7 @@ finished game or a player with no legal move: one line, exit 1.
 A game takes part by its registry entry: its `Game.parse_course` reads the
 arguments, its `quick` player gives the first answer, its `evaluation` guides the
 fallback, its main engine thinks: in a warm engine server if one runs (see
-`aviary.warm`; a command that finds none starts one as it exits, unless
+`aviary.course.warm_server`; a command that finds none starts one as it exits, unless
 AVIARY_NO_WARM=1), else in a child process started first thing (its cost is loading
 numba: about 0.5 s of CPU)."""
 
@@ -32,7 +32,7 @@ import sys
 import time
 from typing import Any
 
-from aviary import warm
+from aviary.course import warm_server as warm
 from aviary.errors import NoMoveError, UsageError
 from aviary.games import registry
 from aviary.games.base import Game, OptionError
@@ -92,7 +92,7 @@ def _without_scipy() -> None:
 def think(argv: list[str]) -> int:
     """The engine process: print each deeper search's answer until the deadline.
 
-    Runs as `python -m aviary.course --think GAME SETTINGS STATE DEADLINE` (SETTINGS as
+    Runs as `python -m aviary.course.runner --think GAME SETTINGS STATE DEADLINE` (SETTINGS as
     JSON, STATE as `Game.encode`, DEADLINE on the monotonic clock parent and child share).
     """
     _die_with_parent()
@@ -125,7 +125,7 @@ class EngineChild:
 
     def __init__(self, name: str, game: Game[Any, Any], state: Any, deadline: float) -> None:
         command = [
-            sys.executable, "-m", "aviary.course", "--think", name,
+            sys.executable, "-m", "aviary.course.runner", "--think", name,
             json.dumps(game.settings), game.encode(state), repr(deadline),
         ]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE)

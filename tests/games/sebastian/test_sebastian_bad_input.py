@@ -5,7 +5,7 @@ import sys
 
 import numpy as np
 
-from aviary.sebastian import cache as table_cache
+from aviary.games.sebastian import cache as table_cache
 
 
 def test_a_negative_seed_is_one_line():

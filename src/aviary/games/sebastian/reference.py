@@ -16,9 +16,9 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from aviary.sebastian.rules import UPPER_CATEGORIES
-from aviary.sebastian.solver import MEAN, masks_by_filled_count, terminal_values
-from aviary.sebastian.tables import DiceTables, dice_tables, reachable_upper_totals
+from aviary.games.sebastian.rules import UPPER_CATEGORIES
+from aviary.games.sebastian.solver import MEAN, masks_by_filled_count, terminal_values
+from aviary.games.sebastian.tables import DiceTables, dice_tables, reachable_upper_totals
 
 
 def transition_matrix(t: DiceTables) -> np.ndarray:

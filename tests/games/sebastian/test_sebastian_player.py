@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from aviary.sebastian import SebastianAutoPlayer
-from aviary.sebastian.driver import SlotDice, mean_with_ci, play_game
-from aviary.sebastian.player import OptimalPlayer, State, reroll_indices
-from aviary.sebastian.rules import CATEGORIES, Dice, Scorecard, score
+from aviary.games.sebastian import SebastianAutoPlayer
+from aviary.games.sebastian.driver import SlotDice, mean_with_ci, play_game
+from aviary.games.sebastian.player import OptimalPlayer, State, reroll_indices
+from aviary.games.sebastian.rules import CATEGORIES, Dice, Scorecard, score
 
 
 @pytest.fixture(scope="module")

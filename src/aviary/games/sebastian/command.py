@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 
 from aviary.errors import ArgumentParser, UsageError
-from aviary.sebastian.rules import (
+from aviary.games.sebastian.rules import (
     BONUS_POINTS,
     BONUS_THRESHOLD,
     CATEGORIES,
@@ -63,8 +63,8 @@ def _play(games: int, seed: int | None, verbose: bool) -> int:
         raise UsageError("aviary sebastian play: --games must be at least 1")
     if seed is not None and not 0 <= seed < 2**32:
         raise UsageError(f"aviary sebastian play: --seed must be from 0 to {2**32 - 1}, got {seed}")
-    from aviary.sebastian.driver import SlotDice, mean_with_ci, play_game
-    from aviary.sebastian.player import SebastianAutoPlayer
+    from aviary.games.sebastian.driver import SlotDice, mean_with_ci, play_game
+    from aviary.games.sebastian.player import SebastianAutoPlayer
 
     seed = random.randrange(2**31) if seed is None else seed
     player = SebastianAutoPlayer()
@@ -137,7 +137,7 @@ def _advise(dice: Sequence[int], roll: int, filled_text: str, upper: int, score:
     else:
         base = 0 if score is None else score
     column = "expected to come" if score is None else "expected final"
-    from aviary.sebastian.player import OptimalPlayer, State, reroll_indices
+    from aviary.games.sebastian.player import OptimalPlayer, State, reroll_indices
 
     player = OptimalPlayer()
     state = State.from_filled(filled, upper)
@@ -158,7 +158,7 @@ def _advise(dice: Sequence[int], roll: int, filled_text: str, upper: int, score:
 
 
 def _solve(force: bool) -> int:
-    from aviary.sebastian.cache import load_solution, table_path
+    from aviary.games.sebastian.cache import load_solution, table_path
 
     path = table_path()
     cached = path.exists() and not force

@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from aviary.sebastian.rules import TURNS, Scorecard
+from aviary.games.sebastian.rules import TURNS, Scorecard
 
 
 class SlotDice:

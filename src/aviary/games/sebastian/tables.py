@@ -19,7 +19,7 @@ from functools import cache
 
 import numpy as np
 
-from aviary.sebastian.rules import CATEGORIES, score
+from aviary.games.sebastian.rules import CATEGORIES, score
 
 Multiset = tuple[int, ...]  # sorted dice values, 0-5 of them
 

@@ -21,15 +21,15 @@ from typing import Any
 
 import numpy as np
 
-from aviary.sebastian.rules import (
+from aviary.games.sebastian.rules import (
     BONUS_THRESHOLD,
     CATEGORIES,
     CATEGORY_INDEX,
     NUMBERS,
     UPPER_CATEGORIES,
 )
-from aviary.sebastian.solver import Solution, evaluate_turn, kernel_tables
-from aviary.sebastian.tables import Multiset, dice_tables, reachable_upper_totals
+from aviary.games.sebastian.solver import Solution, evaluate_turn, kernel_tables
+from aviary.games.sebastian.tables import Multiset, dice_tables, reachable_upper_totals
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ class _Turn:
 @cache
 def _shared_solution() -> Solution:
     """The cached table, loaded once per process: the course driver makes a new player per game."""
-    from aviary.sebastian.cache import load_solution
+    from aviary.games.sebastian.cache import load_solution
 
     return load_solution()
 
@@ -185,7 +185,7 @@ def _filled(scorecard: Any) -> dict[str, int]:
 class SebastianAutoPlayer:
     """Drop-in for the course's `SebastianAutoPlayer.py`, playing optimally.
 
-    >>> from aviary.sebastian import SebastianAutoPlayer   # doctest: +SKIP
+    >>> from aviary.games.sebastian import SebastianAutoPlayer   # doctest: +SKIP
     """
 
     def __init__(self, solution: Solution | None = None) -> None:

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from aviary.sebastian.rules import (
+from aviary.games.sebastian.rules import (
     CATEGORIES,
     Dice,
     Scorecard,
