@@ -110,6 +110,7 @@ def test_the_export_is_the_figures_record(match):
     sitting = header["sittings"][0]
     assert sitting["jobs"] == 1 and sitting["machine"]["cores"] >= 1
     assert "load" in sitting and "commit" in sitting
+    assert sitting["deep_tables"] == {}  # Pikachu has no `warmup --deep` tables
     assert len(exported.games) == 6
     game = exported.games[0]
     assert game["code"] == provenance.code_fingerprint("pikachu", True)
@@ -174,3 +175,23 @@ def test_an_export_rebuilds_its_database_which_resume_completes(match, tmp_path)
         assert connection.execute("SELECT COUNT(*) FROM games").fetchone() == (6,)
     refused = arena("import", str(partial), "--db", str(rebuilt))
     assert refused.returncode == 2 and "exists" in refused.stderr
+
+
+def test_a_sitting_says_whether_the_games_slow_tables_were_built(match, tmp_path):
+    """The classic fox plays from its odds only where `aviary warmup --deep` built them:
+    the record says so, and the page repeats it."""
+    from aviary.games.foxgeese import odds
+
+    assert provenance.deep_tables("foxgeese") == {"aviary.games.foxgeese.odds": odds.built()}
+    _, out, _ = match
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    lines[0]["config"]["players"] = lines[0]["config"]["players"][:2]
+    two = [lines[0]] + [g for g in lines[1:] if {g["first"], g["second"]} == {"fast", "budget"}]
+    for tables, says in (({"odds": True}, "built"), ({"odds": False}, "not built")):
+        two[0]["sittings"] = [dict(two[0]["sittings"][0], deep_tables=tables)]
+        path = tmp_path / "deep.jsonl"
+        path.write_text("\n".join(json.dumps(line) for line in two) + "\n")
+        assert f"(`aviary warmup --deep`): {says}\n" in benchmarks_page([read_export(path)])
+    two[0]["sittings"] = [dict(two[0]["sittings"][0], deep_tables={})]
+    path.write_text("\n".join(json.dumps(line) for line in two) + "\n")
+    assert "warmup --deep" not in benchmarks_page([read_export(path)])

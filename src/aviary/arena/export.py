@@ -286,11 +286,23 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
             f"{', '.join(str(j) for j in figure['jobs']) or '?'} game(s) at once; "
             f"load {_load_text(figure)}",
             f"- machine: {_machine_text(figure)}",
+            *_deep_tables_lines(sittings),
             f"- commit: {', '.join(figure['commits']) or 'unknown'}; code: {figure['status']}",
             f"- record: [{match.path.name}]({_relative(match.path, page_folder)})",
             "- reproduce: `" + reproduce_command(config, sittings) + "`",
         ]
     return "\n".join(lines) + "\n"
+
+
+def _deep_tables_lines(sittings: list[dict[str, Any]]) -> list[str]:
+    """Whether the game's `warmup --deep` tables were built, where the sittings say."""
+    known = [s["deep_tables"] for s in sittings if s.get("deep_tables")]
+    if not known:
+        return []
+    built = sum(all(tables.values()) for tables in known)
+    state = ("built" if built == len(known) else "not built" if built == 0 else
+             f"built in {built} of {len(known)} sittings")
+    return [f"- the game's slow-to-build tables (`aviary warmup --deep`): {state}"]
 
 
 def _relative(path: Path, folder: Path | None) -> str:

@@ -14,6 +14,7 @@ the code it measured is still the code here.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import platform
 import subprocess
@@ -84,6 +85,19 @@ def machine() -> dict[str, Any]:
         memory = None
     return {"processor": model, "cores": os.cpu_count() or 1, "memory_gb": memory,
             "python": platform.python_version(), "system": platform.platform(terse=True)}
+
+
+def deep_tables(game: str) -> dict[str, bool]:
+    """Whether each of `game`'s `aviary warmup --deep` tables is built on this machine.
+
+    An engine plays from such a table only where it is built (building takes far longer
+    than a move), so the same code plays differently without it: a figure says which."""
+    found = {}
+    for name in registry.spec(game).deep_warmup:
+        built = getattr(importlib.import_module(name), "built", None)
+        if built is not None:
+            found[name] = bool(built())
+    return found
 
 
 def load() -> float:

@@ -174,11 +174,13 @@ class Store:
 
     def add_sitting(self, jobs: int, backend: str) -> None:
         """Record one sitting of the tournament (a run or a resume): when, on what code and
-        machine, at which load, with how many games at once."""
+        machine (and which of the game's slow-to-build tables it had), at which load, with
+        how many games at once."""
         sittings = self.sittings()
         sittings.append({"started": _now(), "commit": provenance.git_commit(),
                          "machine": provenance.machine(), "load": provenance.load(),
-                         "jobs": jobs, "backend": backend})
+                         "jobs": jobs, "backend": backend,
+                         "deep_tables": provenance.deep_tables(self.config().game)})
         self.put("sittings", json.dumps(sittings))
 
     def sittings(self) -> list[dict[str, Any]]:
