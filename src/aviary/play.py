@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from aviary.errors import ArgumentParser, UsageError
+from aviary.errors import ArgumentParser, UsageError, refused_as_usage
 from aviary.games import registry
 from aviary.games.base import Game, IllegalMove, OptionError, option_pairs, square_name
 from aviary.games.engine import interruptible
@@ -222,10 +222,8 @@ def main(argv: list[str]) -> int:
         game = spec.game_class().from_text(option_pairs(args.option))
     except OptionError as error:
         raise UsageError(str(error)) from None
-    try:
+    with refused_as_usage():
         check_seconds(args.time, "--time")
-    except ValueError as error:
-        raise UsageError(str(error)) from None
     if args.max_plies < 1:
         raise UsageError(f"--max-plies must be at least 1, got {args.max_plies}")
     start = game.start()

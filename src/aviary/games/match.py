@@ -1,7 +1,7 @@
 """One game being played: the positions so far, the moves with who made them, undo.
 
-Why it exists: the referee, `aviary play`, the web page's sessions, the IJK
-command and the benchmarks all walk a game the same way (play a checked move,
+Why it exists: the referee, `aviary play`, the web page's sessions, a game's
+own command and the benchmarks all walk a game the same way (play a checked move,
 draw the chance events, keep the positions before the current one for the
 engines' repetition rules, take moves back), and each used to keep its own list
 of states. A `Match` is that bookkeeping once, over any `Game`, in the shape of

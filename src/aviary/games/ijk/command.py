@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
-from aviary.errors import ArgumentParser, UsageError
+from aviary.errors import ArgumentParser, UsageError, refused_as_usage
 from aviary.games.base import IllegalMove
 from aviary.games.engine import interruptible
 from aviary.games.ijk import rules
@@ -73,10 +73,8 @@ def human_move(game: rules.IJK, position: rules.Position) -> rules.Move | None:
 
 def play_game(argv: Sequence[str]) -> int:
     args = _parser().parse_args(list(argv))
-    try:
+    with refused_as_usage():
         check_seconds(args.seconds, "--seconds")
-    except ValueError as error:
-        raise UsageError(str(error)) from None
     if args.max_moves < 1:
         raise UsageError(f"--max-moves must be at least 1, got {args.max_moves}")
     game = rules.IJK(variant=args.variant, mode=args.mode)
