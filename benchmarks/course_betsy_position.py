@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 
 from aviary.games import registry
+from aviary.games.match import Match
 from course_answers import SLOW_IMPORT
 
 BOARD = "....K......R.....................q............b..n.....r......k."
@@ -29,11 +30,10 @@ def play(env: dict[str, str], seconds: float, plies: int, verbose: bool) -> tupl
     spec = registry.spec("betsy")
     game = registry.make("betsy", kingfisher="diagonal")
     opponent = spec.engine("textbook" if "textbook" in spec.engines else "baseline", game)
-    state = game.parse(BOARD, "b")
+    match = Match(game, game.parse(BOARD, "b"))
     kinds: dict[str, int] = {}
-    for ply in range(plies):
-        if game.outcome(state) is not None:
-            break
+    while match.outcome is None and match.plies < plies:
+        state = match.state
         if game.label(state) == "b":
             result = subprocess.run([sys.executable, "-m", "aviary", "betsy",
                                      *game.command_args(state, seconds)],
@@ -45,11 +45,11 @@ def play(env: dict[str, str], seconds: float, plies: int, verbose: bool) -> tupl
             move = opponent.best_move(state, time=seconds)
             said = "opponent"
         if verbose:
-            print(f"  {ply + 1:>2} {game.move_text(state, move)}  {said}")
-        state = game.play(state, move)
-    ended = game.outcome(state)
+            print(f"  {match.plies + 1:>2} {game.move_text(state, move)}  {said}")
+        match.play(move)
+    ended = match.outcome
     won = ended is not None and ended.winner == 1
-    return (ply + 1 if won else None), ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+    return (match.plies if won else None), ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
 
 
 def main() -> None:

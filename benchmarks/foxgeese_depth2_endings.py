@@ -42,9 +42,12 @@ import numpy as np
 
 from aviary.games.base import WIN
 from aviary.games.foxgeese import depth2, endgame, engine, odds, odds_kernels, rules
+from aviary.games.match import Match
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from foxgeese_trace import opening  # noqa: E402  (the same seeded openings)
+
+CLASSIC = rules.FoxGeese()  # the classic game, no shrinking board
 
 
 def fox_sees_a_jump(position: rules.Position) -> bool:
@@ -155,21 +158,20 @@ def main() -> int:
     tally: Counter[str] = Counter()
     results: Counter[str] = Counter()
     for game in range(args.games):
-        position = opening("classic", False, 2 + 2 * (game % 4), args.seed + game)
-        history: list[rules.Position] = []
-        while rules.outcome(position) is None:
+        match = Match(CLASSIC, opening("classic", False, 2 + 2 * (game % 4), args.seed + game))
+        while match.outcome is None:
+            position = match.state
             if position.player == "f":
-                move = engine.best_move(position, time=args.time, history=history)
+                move = engine.best_move(position, time=args.time, history=match.history)
             else:
                 move = depth2.best_move(position, time=args.time)
                 if endgame.covers(position):
                     audit(position, move, tally)
-            history.append(position)
-            position = rules.play(position, move)
-        ended = rules.outcome(position)
-        assert ended is not None
-        results[{"f": "fox", "g": "geese", None: "draw"}[ended[0]]] += 1
-        print(f"game {game + 1}: {ended[0] or 'draw'} ({ended[1]}, {position.ply} plies)",
+            match.play(move)
+        ended = match.outcome
+        winner = None if ended.winner is None else CLASSIC.labels[ended.winner]
+        results[{"f": "fox", "g": "geese", None: "draw"}[winner]] += 1
+        print(f"game {game + 1}: {winner or 'draw'} ({ended.reason}, {match.state.ply} plies)",
               flush=True)
     print(f"engine fox vs depth2 geese, classic, {args.time} s/move, {args.games} games: "
           + ", ".join(f"{name} {count}" for name, count in sorted(results.items())))

@@ -21,6 +21,7 @@ import argparse
 import random
 
 from aviary.games.foxgeese import depth2, endgame, engine, odds, rules, shapes
+from aviary.games.match import Match
 
 TEXTBOOK = engine.make_textbook(rules.FoxGeese())
 
@@ -58,23 +59,25 @@ def event(position: rules.Position) -> tuple[tuple[int, int, int | None], str]:
 
 
 def trace(pair: int, shrink: bool, seconds: float, seed: int, geese: str) -> None:
-    position = opening("classic", shrink, 2 + 2 * ((pair - 1) % 4), seed + pair - 1)
-    history: list[rules.Position] = []
+    game = rules.FoxGeese(shrink=shrink)
+    match = Match(game, opening("classic", shrink, 2 + 2 * ((pair - 1) % 4), seed + pair - 1))
     events: list[str] = []
     last = None
-    while rules.outcome(position) is None:
+    while match.outcome is None:
+        position = match.state
         state, text = event(position)
         if state != last:
             events.append(text)
             last = state
         if position.player == "f":
-            move = engine.best_move(position, time=seconds, history=history)
+            move = engine.best_move(position, time=seconds, history=match.history)
         else:
             move = geese_player(geese, position, seconds)
-        history.append(position)
-        position = rules.play(position, move)
-    winner, why = rules.outcome(position)
-    print(f"pair {pair}: {({'f': 'foxes', 'g': 'geese', None: 'draw'})[winner]} ({why}) at "
+        match.play(move)
+    ended, position = match.outcome, match.state
+    winner = None if ended.winner is None else game.labels[ended.winner]
+    print(f"pair {pair}: {({'f': 'foxes', 'g': 'geese', None: 'draw'})[winner]} "
+          f"({ended.reason}) at "
           f"ply {position.ply}, {position.board.count(rules.GOOSE)} geese, final board "
           f"{position.board}\n  " + " ".join(events), flush=True)
 

@@ -22,6 +22,7 @@ import time
 
 import numpy as np
 
+from aviary.games.match import Match
 from aviary.games.pikachu import endgame, engine, rules
 
 
@@ -43,10 +44,10 @@ def won_positions(mover: int, other: int, count: int, seed: int,
 def play_out(start: rules.Position, seconds: float, tables: endgame.Use | None,
              max_plies: int) -> tuple[bool, int, float]:
     """(engine won, plies played, slowest engine move) against the table's best defence."""
-    position, slowest = start, 0.0
-    for ply in range(max_plies):
-        if rules.winner(position) is not None:
-            return rules.winner(position) == start.player, ply, slowest
+    match = Match(rules.Pikachu(n=start.n), start)
+    slowest = 0.0
+    while match.outcome is None and match.plies < max_plies:
+        position = match.state
         if position.player == start.player:
             started = time.monotonic()
             move = engine.best_move(position, time=seconds, tables=tables)
@@ -55,10 +56,10 @@ def play_out(start: rules.Position, seconds: float, tables: endgame.Use | None,
             verdict = endgame.probe(position)
             assert verdict is not None and verdict.move is not None
             move = verdict.move
-        if move not in rules.legal_moves(position):
-            raise SystemExit(f"illegal move {move} in {position}")
-        position = rules.play(position, move)
-    return rules.winner(position) == start.player, max_plies, slowest
+        match.play(move)  # IllegalMove if the engine or the table is wrong
+    ended = match.outcome
+    won = ended is not None and ended.winner == match.game.to_move(start)
+    return won, match.plies, slowest
 
 
 def main() -> None:

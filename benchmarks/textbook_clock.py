@@ -22,6 +22,7 @@ import time
 from typing import Any
 
 from aviary.games import registry
+from aviary.games.match import Match
 from aviary.search.clock import Limit, budget
 
 CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = [
@@ -35,10 +36,10 @@ CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = [
 
 
 def middle_game(game: Any, rng: random.Random, plies: int) -> Any:
-    state = game.opening(rng, plies)
-    while game.is_chance(state):
-        state = game.play(state, game.sample_chance(state, rng))
-    return state
+    """A random position `plies` moves in where a player is to move."""
+    match = Match(game, game.opening(rng, plies))
+    match.play_chances(rng)
+    return match.state
 
 
 def measure(name: str, settings: dict[str, Any], moves: int, seconds: float,
@@ -47,22 +48,22 @@ def measure(name: str, settings: dict[str, Any], moves: int, seconds: float,
     player = registry.spec(name).engine("textbook", game)
     player.warmup()
     rng = random.Random(seed)
-    state = middle_game(game, rng, 30)
+    match = Match(game, middle_game(game, rng, 30))
     walls, cpus, depths = [], [], []
     for _ in range(moves):
-        if game.outcome(state) is not None:
+        if match.outcome is not None:
             break
-        if game.is_chance(state):
-            state = game.play(state, game.sample_chance(state, rng))
+        if match.is_chance:
+            match.play_chance(rng)
             continue
         started, cpu = time.monotonic(), time.thread_time()
         # what best_move(state, time=seconds) does, keeping the last depth's report
-        reports = list(player.think(state, Limit(time=budget(seconds))))
+        reports = list(player.think(match.state, Limit(time=budget(seconds))))
         walls.append(time.monotonic() - started)
         cpus.append(time.thread_time() - cpu)
         report = reports[-1]
         depths.append(report.depth)
-        state = game.play(state, report.move)
+        match.play(report.move)
     label = f"{name} {' '.join(f'{k}={v}' for k, v in settings.items())}".strip()
     mean = sum(walls) / len(walls)
     return (f"{label:<28} {len(walls):>2} moves  mean {mean:.3f} s  max {max(walls):.3f} s  "

@@ -8,6 +8,8 @@ traceback for something they typed.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NoReturn
 
 
@@ -28,3 +30,12 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message} (see --help)")
+
+
+@contextmanager
+def refused_as_usage() -> Iterator[None]:
+    """Inside it, a ValueError (a checker refusing what the user typed) is a `UsageError`."""
+    try:
+        yield
+    except ValueError as error:
+        raise UsageError(str(error)) from None

@@ -22,10 +22,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from aviary.errors import ArgumentParser, UsageError
+from aviary.errors import ArgumentParser, UsageError, refused_as_usage
 from aviary.games import registry
 from aviary.games.base import Game, IllegalMove, OptionError, option_pairs, square_name
 from aviary.games.engine import interruptible
+from aviary.games.match import Match
 from aviary.search.clock import Limit, check_seconds
 
 SIDES = ("first", "second", "both", "none")
@@ -57,20 +58,19 @@ def _parser() -> ArgumentParser:
 
 
 class Session:
-    """One terminal game: the states so far, who is human, and the engine."""
+    """One terminal game: the match so far, who is human, and the engine."""
 
     def __init__(self, game: Game[Any, Any], engine: Any, humans: set[int], seconds: float,
                  start: Any, seed: int, console: Console) -> None:
         self.game, self.engine, self.humans = game, engine, humans
-        self.seconds, self.start, self.seed = seconds, start, seed
+        self.seconds, self.seed = seconds, seed
         self.console = console
         self.rng = random.Random(seed)
-        self.states = [start]
-        self.last: tuple[int, ...] = ()
+        self.match: Match[Any, Any] = Match(game, start)
 
     @property
     def state(self) -> Any:
-        return self.states[-1]
+        return self.match.state
 
     def draw(self) -> None:
         game, state = self.game, self.state
@@ -112,29 +112,22 @@ class Session:
             return self.engine.best_move(self.state, time=self.seconds)
         report = None
         for report in self.engine.think(self.state, Limit(time=self.seconds), stop=stop,
-                                        history=self.states[:-1]):
+                                        history=self.match.history):
             self.console.print(f"  {report.describe()}", style="dim", highlight=False)
         if report is None:  # no report (nothing to search): any legal move
             return self.game.legal_moves(self.state)[0]
         return report.move
 
     def play(self, move: Any, who: str) -> None:
+        """Play `who`'s (the engine's, the human's) move and say so."""
         game = self.game
-        if not game.is_chance(self.state):
-            self.console.print(f"{who} ({game.label(self.state)}) played "
-                               f"{game.move_text(self.state, move)}", highlight=False)
-        self.states.append(game.play(self.state, move))
+        self.console.print(f"{who} ({game.label(self.state)}) played "
+                           f"{game.move_text(self.state, move)}", highlight=False)
+        self.match.play(move)
 
     def undo(self) -> bool:
         """Back to the human's previous turn; False when there is nothing to take back."""
-        index = len(self.states) - 1
-        while index > 0:
-            index -= 1
-            here = self.states[index]
-            if not self.game.is_chance(here) and self.game.to_move(here) in self.humans:
-                del self.states[index + 1:]
-                return True
-        return False
+        return self.match.back_to_turn(self.humans)
 
     def run(self, max_plies: int) -> int:
         game = self.game
@@ -150,7 +143,7 @@ class Session:
                     return 0
                 continue
             if game.is_chance(state):
-                self.play(game.sample_chance(state, self.rng), "chance")
+                self.match.play_chance(self.rng)
                 continue
             if game.to_move(state) not in self.humans:
                 if plies >= max_plies:
@@ -174,7 +167,7 @@ class Session:
             if command in (None, "quit"):
                 return False
             if command == "new":
-                self.states = [self.start]
+                self.match.restart(self.match.start)
                 self.draw()
                 return True
             if command == "undo":
@@ -203,7 +196,7 @@ class Session:
                 return False
             return True
         if command == "new":
-            self.states = [self.start]
+            self.match.restart(self.match.start)
             return True
         try:
             move = game.parse_move(state, command)
@@ -229,10 +222,8 @@ def main(argv: list[str]) -> int:
         game = spec.game_class().from_text(option_pairs(args.option))
     except OptionError as error:
         raise UsageError(str(error)) from None
-    try:
+    with refused_as_usage():
         check_seconds(args.time, "--time")
-    except ValueError as error:
-        raise UsageError(str(error)) from None
     if args.max_plies < 1:
         raise UsageError(f"--max-plies must be at least 1, got {args.max_plies}")
     start = game.start()

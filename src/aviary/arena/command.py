@@ -202,18 +202,7 @@ def _check_openings(game: Game, plies: int, seed: int) -> None:
     if plies == 0:
         return
     rng = random.Random(f"{seed}:check")
-    reachable = False
-    for _ in range(5):
-        state, reached = game.start(), 0
-        while reached < plies and game.outcome(state) is None:
-            if game.is_chance(state):
-                state = game.play(state, game.sample_chance(state, rng))
-                continue
-            after = game.successors(state)
-            if not after:
-                break
-            state, reached = after[rng.choice(sorted(after))], reached + 1
-        reachable |= reached == plies and game.outcome(state) is None
+    reachable = any(game.outcome(game.random_walk(rng, plies)) is None for _ in range(5))
     start = game.encode(game.start())
     if not reachable or game.encode(game.opening(random.Random(f"{seed}:0"), plies)) == start:
         raise UsageError(f"--opening-plies {plies}: random games of {game.name} end before "

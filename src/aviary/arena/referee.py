@@ -13,10 +13,12 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from aviary.arena.games import Game, IllegalAnswer, State
 from aviary.arena.players import Player, truncate
 from aviary.games.base import CHANCE
+from aviary.games.match import Match
 
 # Reasons a game ends. The first four are forfeits by the player who lost.
 FORFEITS = ("timeout", "illegal", "crash", "no-output")
@@ -78,32 +80,26 @@ def _load() -> float:
 def _play(game: Game, players: tuple[Player, Player], opening: State,
           limits: tuple[float, ...], max_plies: int, record: GameRecord,
           chance: random.Random) -> GameRecord:
-    state = opening
-    history: list[State] = []  # the positions before `state`, for the engines' repetitions
-    ended = game.outcome(state)
-    ply = 0
-    while ended is None and ply < max_plies:
-        if game.is_chance(state):
-            history.append(state)
-            state = game.play(state, game.sample_chance(state, chance))
-            ply += 1
-            record.moves.append(MoveRecord(ply, CHANCE, game.encode(state), 0.0, 0.0))
-            ended = game.outcome(state)
+    match: Match[State, Any] = Match(game, opening)
+    while match.outcome is None and match.plies < max_plies:
+        if match.is_chance:
+            match.play_chance(chance)
+            record.moves.append(MoveRecord(match.plies, CHANCE, game.encode(match.state),
+                                           0.0, 0.0))
             continue
-        mover = game.to_move(state)
-        answer = players[mover].move(state, limits[mover], history)
+        state, mover = match.state, match.to_move
+        answer = players[mover].move(state, limits[mover], match.history)
         if answer.failure is not None or answer.line is None:
             return _forfeit(record, mover, answer.failure or "no-output", answer.detail)
         try:
-            state, before = game.play(state, game.read_answer(state, answer.line)), state
+            match.play(game.read_answer(state, answer.line))
         except IllegalAnswer as why:
             return _forfeit(record, mover, "illegal", f"{why}: {truncate(answer.line)!r}")
-        history.append(before)
-        ply += 1
         wall = answer.seconds if answer.wall is None else answer.wall
-        record.moves.append(MoveRecord(ply, mover, game.encode(state), round(answer.seconds, 4),
-                                       round(wall, 4), limits[mover], answer.cpu, answer.note))
-        ended = game.outcome(state)
+        record.moves.append(MoveRecord(match.plies, mover, game.encode(match.state),
+                                       round(answer.seconds, 4), round(wall, 4), limits[mover],
+                                       answer.cpu, answer.note))
+    ended = match.outcome
     if ended is None:
         record.winner, record.result, record.reason = None, 0.5, DRAW_BY_PLY_LIMIT
         record.detail = f"no result after {max_plies} plies"

@@ -370,20 +370,26 @@ class Game(ABC, Generic[State, Move]):
     def opening(self, rng: random.Random, plies: int) -> State:
         """`plies` random legal moves from the start, never reaching a finished position."""
         for _ in range(100):
-            state = self.start()
-            for _ in range(plies):
-                if self.is_chance(state):
-                    state = self.play(state, self.sample_chance(state, rng))
-                    continue
-                lines = self.answers(state)
-                if not lines:
-                    break
-                state = self.play(state, lines[rng.choice(sorted(lines))])
-                if self.outcome(state) is not None:
-                    break
+            state = self.random_walk(rng, plies)
             if self.outcome(state) is None:
                 return state
         return self.start()
+
+    def random_walk(self, rng: random.Random, plies: int) -> State:
+        """Where `plies` random steps from the start lead (a chance event counts as one; a
+        move is picked among the sorted answer lines), or the end of the game if sooner."""
+        state = self.start()
+        for _ in range(plies):
+            if self.is_chance(state):
+                state = self.play(state, self.sample_chance(state, rng))
+                continue
+            lines = self.answers(state)
+            if not lines:
+                break
+            state = self.play(state, lines[rng.choice(sorted(lines))])
+            if self.outcome(state) is not None:
+                break
+        return state
 
 
 def option_pairs(pairs: Sequence[str]) -> dict[str, str]:

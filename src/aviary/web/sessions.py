@@ -1,7 +1,7 @@
 """Browser games: one `GameSession` per game a page plays, each owning its engine search.
 
-A session holds the positions so far (undo pops them), plays chance events
-itself with its own seeded generator, and thinks in the engine processes
+A session holds the game so far (a `Match`: undo takes moves back), plays chance
+events itself with its own seeded generator, and thinks in the engine processes
 (`workers.py`), which keep the compiled engines and their tables warm. Every
 search polls its session's own stop flag: "move now", undo, a new position, a
 closed tab and reclaiming an idle session each set it, and a result that
@@ -29,6 +29,7 @@ import numpy as np
 
 from aviary.games import registry
 from aviary.games.base import Game, IllegalMove, Outcome
+from aviary.games.match import Match
 from aviary.games.registry import GameSpec
 from aviary.web import boards
 from aviary.web.workers import ProcessSearches, Thought
@@ -70,8 +71,8 @@ class GameSession:
     id: str
     spec: GameSpec
     game: Game[Any, Any]
-    states: list[Any]
-    plies: list[Ply] = field(default_factory=list)
+    match: Match[Any, Any]
+    plies: list[Ply] = field(default_factory=list)  # one per move of `match`
     max_plies: int = 0  # 0: no limit
     rng: random.Random = field(default_factory=random.Random)
     last_used: float = field(default_factory=time.monotonic)
@@ -85,7 +86,7 @@ class GameSession:
 
     @property
     def state(self) -> Any:
-        return self.states[-1]
+        return self.match.state
 
     def touch(self) -> None:
         self.last_used = time.monotonic()
@@ -95,13 +96,13 @@ class GameSession:
         return self.stop is not None
 
     def decisions(self) -> int:
-        return sum(1 for ply in self.plies if not ply.chance)
+        return self.match.decisions
 
     def outcome(self) -> Outcome | None:
         if self.resigned is not None:
             winner = None if self.ending == AGREED_REASON else 1 - self.resigned
             return Outcome(winner, self.ending)
-        outcome = self.game.outcome(self.state)
+        outcome = self.match.outcome
         if outcome is None and self.max_plies and self.decisions() >= self.max_plies:
             return Outcome(None, MOVE_LIMIT_REASON)
         return outcome
@@ -114,16 +115,18 @@ class GameSession:
 
     # --- changes of position -------------------------------------------------------------
 
-    def _push(self, move: Any, chance: bool) -> None:
-        game, state = self.game, self.state
-        text = game.move_text(state, move)
-        start, end = boards.move_squares(game, state, move, text, game.board())
-        self.plies.append(Ply(text, chance, -1 if chance else game.to_move(state), start, end))
-        self.states.append(game.play(state, move))
+    def _list_new_plies(self) -> None:
+        """A `Ply` for each move the match has played since the page's list was last made."""
+        game, shape = self.game, self.game.board()
+        for index in range(len(self.plies), self.match.plies):
+            state, played = self.match.states[index], self.match.moves[index]
+            text = game.move_text(state, played.move)
+            start, end = boards.move_squares(game, state, played.move, text, shape)
+            self.plies.append(Ply(text, played.is_chance, played.mover, start, end))
 
     def _play_chance(self) -> None:
-        while self.game.outcome(self.state) is None and self.game.is_chance(self.state):
-            self._push(self.game.sample_chance(self.state, self.rng), chance=True)
+        self.match.play_chances(self.rng)
+        self._list_new_plies()
 
     def play(self, text: str) -> None:
         """Play the move written `text` for the side to move; SessionError if it cannot be."""
@@ -136,7 +139,8 @@ class GameSession:
         except IllegalMove as error:
             raise SessionError(400, str(error)) from None
         self.version += 1
-        self._push(move, chance=False)
+        self.match.play(move)
+        self._list_new_plies()
         self._play_chance()
 
     def replay(self, texts: list[str]) -> None:
@@ -146,12 +150,12 @@ class GameSession:
         for number, text in enumerate(texts, 1):
             if self.outcome() is not None:
                 raise SessionError(400, f"ply {number} ({text}) comes after the game ended")
-            chance = self.game.is_chance(self.state)
             try:
                 move = self.game.parse_move(self.state, text)
             except IllegalMove as error:
                 raise SessionError(400, f"ply {number} of the game: {error}") from None
-            self._push(move, chance=chance)
+            self.match.play(move)
+            self._list_new_plies()
         self._play_chance()
 
     def resign(self, player: int, reason: str = RESIGNED_REASON) -> None:
@@ -180,12 +184,8 @@ class GameSession:
         if count > self.decisions():
             raise SessionError(400, f"cannot undo {count} moves: {self.decisions()} played")
         self.cancel()
-        for _ in range(count):
-            while self.plies and self.plies[-1].chance:
-                self.plies.pop()
-                self.states.pop()
-            self.plies.pop()
-            self.states.pop()
+        self.match.back_to_turn((0, 1), times=count)
+        del self.plies[self.match.plies:]
 
     def set_position(self, board: str, player: str, chance: bool = True) -> None:
         """Start again from the course board text `board` with `player` to move (and the
@@ -195,7 +195,8 @@ class GameSession:
         except (ValueError, KeyError, IndexError) as error:
             raise SessionError(400, f"not a {self.spec.name} position: {error}") from None
         self.cancel()
-        self.states, self.plies = [state], []
+        self.match.restart(state)
+        self.plies = []
         self.origin = (self.game.format(state), player.strip())
         self.resigned = None
         if chance:
@@ -215,7 +216,7 @@ class GameSession:
                 start, end = boards.move_squares(game, state, move, text, shape)
                 moves.append(boards.MoveView(text, start, end))
         learnt = boards.piece_owners(type(game), tuple(sorted(game.settings.items())))
-        positions = [game.format(before) for before in self.states]
+        positions = [game.format(before) for before in self.match.states]
         chars = set("".join(positions))
         return {
             "id": self.id,
@@ -287,7 +288,7 @@ class Sessions:
             game = spec.game_class().from_text({k: str(v) for k, v in options.items()})
         except ValueError as error:
             raise SessionError(400, str(error)) from None
-        session = GameSession(secrets.token_urlsafe(12), spec, game, [game.start()],
+        session = GameSession(secrets.token_urlsafe(12), spec, game, Match(game),
                               max_plies=max_plies, rng=random.Random(seed), owner=owner)
         if board is not None:
             session.set_position(board, player if player is not None else game.labels[0],
@@ -379,7 +380,7 @@ class Sessions:
         future, stop = self.searches.start(
             str(spec.game), spec.engines[spec.main_engine],
             tuple(sorted(game.settings.items())), game.encode(state),
-            [game.encode(before) for before in session.states[:-1]], seconds, margin, heard)
+            [game.encode(before) for before in session.match.history], seconds, margin, heard)
         session.stop = stop
         done = asyncio.wrap_future(future)
 

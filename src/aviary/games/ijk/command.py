@@ -18,10 +18,11 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
-from aviary.errors import ArgumentParser, UsageError
+from aviary.errors import ArgumentParser, UsageError, refused_as_usage
 from aviary.games.base import IllegalMove
 from aviary.games.engine import interruptible
 from aviary.games.ijk import rules
+from aviary.games.match import Match
 from aviary.search.clock import check_seconds
 
 
@@ -72,10 +73,8 @@ def human_move(game: rules.IJK, position: rules.Position) -> rules.Move | None:
 
 def play_game(argv: Sequence[str]) -> int:
     args = _parser().parse_args(list(argv))
-    try:
+    with refused_as_usage():
         check_seconds(args.seconds, "--seconds")
-    except ValueError as error:
-        raise UsageError(str(error)) from None
     if args.max_moves < 1:
         raise UsageError(f"--max-moves must be at least 1, got {args.max_moves}")
     game = rules.IJK(variant=args.variant, mode=args.mode)
@@ -86,13 +85,11 @@ def play_game(argv: Sequence[str]) -> int:
         from aviary.games.ijk.engine import make_engine
 
         engine = make_engine(game)
-    position = game.start()
-    print(show(game, position), flush=True)
-    moves = 0
-    while game.outcome(position) is None and moves < args.max_moves:
-        if game.is_chance(position):
-            position = game.play(position, game.sample_chance(position, rng))
-            continue
+    match = Match(game)
+    print(show(game, match.state), flush=True)
+    match.play_chances(rng)
+    while match.outcome is None and match.decisions < args.max_moves:
+        position = match.state
         mover = position.player
         if players[mover] == "human":
             typed = human_move(game, position)
@@ -103,13 +100,11 @@ def play_game(argv: Sequence[str]) -> int:
         else:
             assert engine is not None
             move = interruptible(partial(engine.best_move, position, time=args.seconds))
-        position = game.play(position, move)
-        if game.is_chance(position):
-            position = game.play(position, game.sample_chance(position, rng))
-        moves += 1
+        match.play(move)
+        match.play_chances(rng)  # the new tile, shown with the move
         print(f"{mover} played: {move}", flush=True)
-        print(show(game, position), flush=True)
-    result = game.outcome(position)
+        print(show(game, match.state), flush=True)
+    result = match.outcome
     winner = "none (move limit)" if result is None else (
         "tie" if result.winner is None else game.labels[result.winner])
     print(f"Winner was: {winner}", flush=True)
