@@ -94,8 +94,9 @@ def test_engine_and_textbook_return_legal_moves_for_every_board_size(n):
         position = rules.play(position, move)
 
 
-def test_engine_and_textbook_play_legal_games_to_the_end():
-    chooser = random.Random(5)
+@pytest.mark.parametrize("seed", [5, 8])
+def test_engine_and_textbook_play_legal_games_to_the_end(seed):
+    chooser = random.Random(seed)
     position = rules.start_position(7)
     for ply in range(400):
         if rules.winner(position):
@@ -108,6 +109,7 @@ def test_engine_and_textbook_play_legal_games_to_the_end():
             move = textbook(7).best_move(position, depth=2)
         assert move in rules.legal_moves(position)
         position = rules.play(position, move)
+    assert rules.winner(position) == "w", f"no win for the engine after {ply} plies"
 
 
 def test_textbook_with_a_time_limit_returns_a_legal_move():
