@@ -81,8 +81,9 @@ class _NoScipy:
 
     Still needed (checked with numba 0.68): `import numba` imports scipy, only to check
     its version (`numba._ensure_critical_deps`), and a refused import is skipped. Loading
-    Pikachu's engine took 0.50 s of CPU with this hook, 0.69 s without (median of 8 runs,
-    2026-11): a fifth of a 1-second move. Remove it once numba stops importing scipy.
+    the 8x8 board game's engine took 0.50 s of CPU with this hook, 0.69 s without (median
+    of 8 runs, 2026-11): a fifth of a 1-second move. Remove it once numba stops importing
+    scipy.
     """
 
     def find_spec(self, name: str, path: object = None, target: object = None) -> None:
