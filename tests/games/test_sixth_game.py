@@ -107,7 +107,7 @@ def test_the_conformance_suite_checks_it_once_registered(env):
 
 def test_the_arena_plays_it_to_results_in_its_database(env, tmp_path):
     db = tmp_path / "results.sqlite"
-    result = aviary_run(env, "arena", "run", "--game", "toy", "--time", "0.2", "--games", "2",
+    result = aviary_run(env, "arena", "run", "--game", "toy", "--time", "1", "--games", "2",
                         "--opening-plies", "0", "--jobs", "1", "--db", str(db),
                         "aviary:engine", "aviary:random", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -124,14 +124,14 @@ def test_the_arena_plays_it_to_results_in_its_database(env, tmp_path):
 
 def test_the_course_command_answers_with_its_engine_and_refuses_bad_input(env):
     # x to move completes the first row (a1 b1 c1: the board's first three cells)
-    result = aviary_run(env, "toy", "x", "XX.oo....", "3")
+    result = aviary_run(env, "toy", "x", "XX.oo....", "20")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines and lines[-1] == "XXXoo...."
     assert result.stderr.strip().splitlines()[-1].startswith("engine (depth 1, score win in 1")
     # o must answer X's opposite corners on an edge (a corner loses to a fork): the
     # quick player's first answer, a corner, is replaced by the engine's
-    forked = aviary_run(env, "toy", "o", "X...o...X", "3")
+    forked = aviary_run(env, "toy", "o", "X...o...X", "20")
     assert forked.returncode == 0, forked.stderr
     assert forked.stdout.splitlines()[-1][1::2].count("o") == 1  # an edge, not a corner
     bad = aviary_run(env, "toy", "x", "XXXX", "1")
