@@ -210,6 +210,9 @@ def test_the_web_app_lists_it_and_plays_a_move_and_a_hint(env):
         toy = next(game for game in games if game["name"] == "toy")
         assert toy["labels"] == ["x", "o"]
         assert call(port, "GET", "/play/toy")[0] == 200
+        status, described = call(port, "GET", "/api/games/toy")  # what the page asks first
+        assert status == 200 and described["labels"] == ["x", "o"], described
+        assert "Three marks in a row" in json.dumps(described)
         status, view = call(port, "POST", "/api/games/toy/sessions", {})
         assert status == 201, view
         assert (view["rows"], view["cols"], view["board"]) == (3, 3, START)
