@@ -123,9 +123,16 @@ def test_random_playouts_reach_an_outcome(game):
 
 
 def test_a_finished_game_has_no_player_to_move_into_it(game):
+    """Once `outcome` says the game is over nobody may move on (no legal move, no answer a
+    program could print, no chance event) — the arena, `play` and the web stop there."""
     rng = random.Random(5)
-    final = playout(game, rng, 5000)[-1]
-    assert game.outcome(final) is not None
+    for _ in range(3):
+        states = playout(game, rng, 5000)
+        final = states[-1]
+        assert game.outcome(final) is not None
+        assert game.legal_moves(final) == [], "a finished game still offers moves"
+        assert game.answers(final) == {}, "a finished game still reads answers"
+        assert not game.is_chance(final), "a finished game still waits for a chance event"
 
 
 def test_illegal_moves_are_refused_with_the_legal_ones_listed(game):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import math
 import signal
 import socket
@@ -36,6 +37,21 @@ def _parser() -> ArgumentParser:
                         help="largest horizon photo accepted, in MB (default 8); its pixels "
                              "are limited too: 25 million, as for `aviary horizon`")
     return parser
+
+
+WEB_PACKAGES = ("fastapi", "uvicorn", "websockets")  # the `web` extra in pyproject.toml
+
+
+def missing_web_packages() -> list[str]:
+    """The web extra's packages that cannot be imported: only `aviary serve` needs them,
+    so a plain install leaves them out (websockets carries the thinking socket)."""
+    missing = []
+    for name in WEB_PACKAGES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    return missing
 
 
 def load_classifier(model: Path | None, train: Path | None) -> Any:
@@ -90,15 +106,16 @@ def main(argv: list[str]) -> int:
             raise UsageError(f"aviary serve: {name} must be a positive number, got {value}")
     if args.arena is not None and not args.arena.is_file():
         raise UsageError(f"aviary serve: no such arena database: {args.arena}")
-    try:
-        import uvicorn
+    missing = missing_web_packages()
+    if missing:
+        raise UsageError(f"aviary serve: the web app needs {', '.join(missing)}, the web extra: "
+                         f"pip install 'aviary[web]' (in a clone: pip install -e '.[web]')")
+    import uvicorn
 
-        from aviary.web.app import create_app
-        from aviary.web.config import AppConfig
+    from aviary.web.app import create_app
+    from aviary.web.config import AppConfig
 
-        _Server = _server_class()
-    except ImportError as error:  # pragma: no cover - the web extra is part of the install
-        raise UsageError(f"aviary serve: the web app needs fastapi and uvicorn ({error})") from None
+    _Server = _server_class()
     classifier = load_classifier(args.classify_model, args.classify_train)
     config = AppConfig(workers=args.workers, idle_seconds=60 * args.idle_minutes,
                        arena_db=args.arena, classify_model=classifier,

@@ -116,21 +116,22 @@ def test_think_reports_each_depth_with_a_legal_board_and_principal_variation():
             line = rules.play(line, move)
 
 
-def test_engine_and_textbook_play_legal_games_to_the_end():
+@pytest.mark.parametrize("diagonal", [False, True])
+def test_engine_and_textbook_play_legal_games_to_the_end(diagonal):
     chooser = random.Random(5)
-    for diagonal in (False, True):
-        position = rules.start_position(diagonal)
-        for ply in range(160):
-            if rules.winner(position):
-                break
-            if ply < 4:
-                move = chooser.choice(rules.legal_moves(position))
-            elif position.player == "w":
-                move = ENGINES[diagonal].best_move(position, depth=3)
-            else:
-                move = TEXTBOOK[diagonal].best_move(position, depth=2)
-            assert move in rules.legal_moves(position)
-            position = rules.play(position, move)
+    position = rules.start_position(diagonal)
+    for ply in range(160):
+        if rules.winner(position):
+            break
+        if ply < 4:
+            move = chooser.choice(rules.legal_moves(position))
+        elif position.player == "w":
+            move = ENGINES[diagonal].best_move(position, depth=3)
+        else:
+            move = TEXTBOOK[diagonal].best_move(position, depth=2)
+        assert move in rules.legal_moves(position)
+        position = rules.play(position, move)
+    assert rules.winner(position) == "w", f"no win for the engine after {ply} plies"
 
 
 def test_textbook_with_a_time_limit_returns_a_legal_move():

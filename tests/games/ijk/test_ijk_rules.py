@@ -202,5 +202,7 @@ def test_random_games_end_with_an_outcome():
                     state = game.play(state, game.sample_chance(state, rng))
                 else:
                     state = game.play(state, rng.choice(game.legal_moves(state)))
-            if variant == "course":
-                assert game.outcome(state) is not None
+            ended = game.outcome(state)
+            assert ended is not None, f"{variant} {mode}: no outcome after 3000 plies"
+            assert ended.winner in (0, 1, None) and ended.reason
+            assert game.legal_moves(state) == []

@@ -8,6 +8,7 @@ import pytest
 
 from aviary.errors import NoMoveError
 from aviary.games.pikachu import engine, rules
+from aviary.search import alphabeta
 from aviary.search.clock import Limit
 
 
@@ -70,8 +71,17 @@ def test_think_reports_each_depth_with_a_legal_board_and_principal_variation():
 
 
 def test_think_stops_at_the_node_limit_with_the_last_completed_depth():
-    reports = list(engine.think(rules.start_position(10), Limit(nodes=3000)))
-    assert reports and reports[-1].nodes < 3000 + 5000
+    player = engine.make_engine(rules.Pikachu(n=10))
+    position = rules.start_position(10)
+    reports = list(player.think(position, Limit(nodes=3000)))
+    depths = [report.depth for report in reports]
+    assert len(depths) >= 2 and depths == list(range(1, len(depths) + 1))
+    # every reported depth was completed within the limit (polled every 1024 nodes) ...
+    assert all(report.nodes < 3000 + 1024 for report in reports)
+    # ... and the next depth was started, ran into the limit and was thrown away
+    ctx = player.workspace(position).ctx
+    assert ctx[alphabeta.ABORTED] == 1 and ctx[alphabeta.NODES] >= 3000
+    assert reports[-1].move in rules.legal_moves(position)
 
 
 @pytest.mark.parametrize("n", [7, 9, 12, 16, 33])
@@ -84,8 +94,9 @@ def test_engine_and_textbook_return_legal_moves_for_every_board_size(n):
         position = rules.play(position, move)
 
 
-def test_engine_and_textbook_play_legal_games_to_the_end():
-    chooser = random.Random(5)
+@pytest.mark.parametrize("seed", [5, 8])
+def test_engine_and_textbook_play_legal_games_to_the_end(seed):
+    chooser = random.Random(seed)
     position = rules.start_position(7)
     for ply in range(400):
         if rules.winner(position):
@@ -98,6 +109,7 @@ def test_engine_and_textbook_play_legal_games_to_the_end():
             move = textbook(7).best_move(position, depth=2)
         assert move in rules.legal_moves(position)
         position = rules.play(position, move)
+    assert rules.winner(position) == "w", f"no win for the engine after {ply} plies"
 
 
 def test_textbook_with_a_time_limit_returns_a_legal_move():
