@@ -144,6 +144,7 @@ def main() -> int:
         exhaustive(args.horizon)
         return 0
     engine.warmup()
+    player = engine.make_engine(rules.FoxGeese())
     depth2.warmup()
     endgame.warmup()
     if args.no_odds:
@@ -159,7 +160,7 @@ def main() -> int:
         history: list[rules.Position] = []
         while rules.outcome(position) is None:
             if position.player == "f":
-                move = engine.best_move(position, time=args.time, history=history)
+                move = player.best_move(position, time=args.time, history=history)
             else:
                 move = depth2.best_move(position, time=args.time)
                 if endgame.covers(position):

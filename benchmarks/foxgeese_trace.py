@@ -23,6 +23,7 @@ import random
 from aviary.games.foxgeese import depth2, endgame, engine, odds, rules, shapes
 
 TEXTBOOK = engine.make_textbook(rules.FoxGeese())
+ENGINE = engine.make_engine(rules.FoxGeese())
 
 
 def opening(variant: str, shrink: bool, plies: int, seed: int) -> rules.Position:
@@ -68,7 +69,7 @@ def trace(pair: int, shrink: bool, seconds: float, seed: int, geese: str) -> Non
             events.append(text)
             last = state
         if position.player == "f":
-            move = engine.best_move(position, time=seconds, history=history)
+            move = ENGINE.best_move(position, time=seconds, history=history)
         else:
             move = geese_player(geese, position, seconds)
         history.append(position)

@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
-from aviary.arena.games import Game, IllegalAnswer, State
 from aviary.arena.players import Player, truncate
-from aviary.games.base import CHANCE
+from aviary.games.base import CHANCE, Game, IllegalMove
 
 # Reasons a game ends. The first four are forfeits by the player who lost.
 FORFEITS = ("timeout", "illegal", "crash", "no-output")
@@ -53,7 +53,7 @@ class GameRecord:
     code: str = ""  # fingerprint of the aviary code that played (`arena.provenance`)
 
 
-def play_game(game: Game, players: tuple[Player, Player], opening: State, seconds: float,
+def play_game(game: Game, players: tuple[Player, Player], opening: Any, seconds: float,
               max_plies: int, record: GameRecord, chance: random.Random | None = None
               ) -> GameRecord:
     """Play from `opening`; players[0] is whoever moves first in `opening`'s game order.
@@ -75,11 +75,11 @@ def _load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
-def _play(game: Game, players: tuple[Player, Player], opening: State,
+def _play(game: Game, players: tuple[Player, Player], opening: Any,
           limits: tuple[float, ...], max_plies: int, record: GameRecord,
           chance: random.Random) -> GameRecord:
     state = opening
-    history: list[State] = []  # the positions before `state`, for the engines' repetitions
+    history: list[Any] = []  # the positions before `state`, for the engines' repetitions
     ended = game.outcome(state)
     ply = 0
     while ended is None and ply < max_plies:
@@ -96,7 +96,7 @@ def _play(game: Game, players: tuple[Player, Player], opening: State,
             return _forfeit(record, mover, answer.failure or "no-output", answer.detail)
         try:
             state, before = game.play(state, game.read_answer(state, answer.line)), state
-        except IllegalAnswer as why:
+        except IllegalMove as why:
             return _forfeit(record, mover, "illegal", f"{why}: {truncate(answer.line)!r}")
         history.append(before)
         ply += 1

@@ -68,6 +68,8 @@ from collections.abc import Iterable
 import numpy as np
 from numba import njit, types
 
+from aviary.search.report import MATE
+
 # The seven kernel signatures. Kernels reach the search as compiled `cfunc`s with exactly
 # these types (see a game's `engine.py` for the pattern): a first-class function
 # type is keyed by its signature, so the search compiled for them is cached on disk by
@@ -84,7 +86,6 @@ KEY = types.int64(STATE)
 ORDER = types.int64(STATE, types.int64)
 TERMINAL = types.int64(STATE)
 
-MATE = 1_000_000
 INF = 2 * MATE
 NOT_OVER = -(2**62)  # what `terminal` returns while the game goes on
 MAX_PLY = 96

@@ -76,7 +76,7 @@ def iterate(
     cancel = stop if stop is not None else np.zeros(1, dtype=np.int64)
     arrays = workspace.arrays(cancel, timeout)
     never = np.zeros(1, dtype=np.int64)
-    with StopTimer(timeout, limit.time):
+    with StopTimer(timeout, limit.seconds()):
         score = 0
         for depth in range(1, max_depth + 1):
             if depth > 1 and (cancel[0] or timeout[0]):  # a small search polls rarely

@@ -146,8 +146,8 @@ def iterate(
 ) -> Iterator[RawReport]:
     """A `RawReport` after each completed depth 1, 2, 3, ... until `limit` runs out.
 
-    `limit.time` is the search's own deadline (a caller that must answer within
-    some seconds asks `aviary.search.clock.budget` for it); `limit.nodes` counts
+    `limit`'s time (seconds or deadline) is when the search stops (a caller that must
+    answer by a deadline asks `Deadline.search_until` for it); `limit.nodes` counts
     every node of every depth; depth 1 always completes, ignoring both and
     `stop` (the caller's one-element flag: setting it cancels the depth under
     way). A depth cut short is thrown away. `state` is restored after each depth.
@@ -163,7 +163,7 @@ def iterate(
     timeout = np.zeros(1, dtype=np.int64)
     cancel = stop if stop is not None else np.zeros(1, dtype=np.int64)
     never = np.zeros(1, dtype=np.int64)
-    with StopTimer(timeout, limit.time):
+    with StopTimer(timeout, limit.seconds()):
         for depth in range(1, max_depth + 1):
             if depth > 1 and (cancel[0] or timeout[0] or ctx[NODES] >= node_limit):
                 ctx[ABORTED] = 1

@@ -30,6 +30,7 @@ import numpy as np
 from aviary.games import registry
 from aviary.games.base import Game, IllegalMove, Outcome
 from aviary.games.registry import GameSpec
+from aviary.search.clock import Deadline
 from aviary.web import boards
 from aviary.web.workers import ProcessSearches, Thought
 
@@ -341,8 +342,7 @@ class Sessions:
         """Load `spec`'s main engine (default options) in each engine process, in the background."""
         game = spec.make()
         for _ in range(self.workers):
-            self.searches.warm(str(spec.game), spec.engines[spec.main_engine],
-                               tuple(sorted(game.settings.items())))
+            self.searches.warm(spec.name, spec.main_engine, tuple(sorted(game.settings.items())))
 
     def shutdown(self) -> None:
         for session_id in list(self._sessions):
@@ -377,9 +377,9 @@ class Sessions:
                                       None if thought is None else Thought(**thought))
 
         future, stop = self.searches.start(
-            str(spec.game), spec.engines[spec.main_engine],
-            tuple(sorted(game.settings.items())), game.encode(state),
-            [game.encode(before) for before in session.states[:-1]], seconds, margin, heard)
+            spec.name, spec.main_engine, tuple(sorted(game.settings.items())), game.encode(state),
+            [game.encode(before) for before in session.states[:-1]],
+            Deadline(called, called + seconds).sooner(margin), heard)
         session.stop = stop
         done = asyncio.wrap_future(future)
 

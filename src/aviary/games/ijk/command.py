@@ -19,10 +19,11 @@ from collections.abc import Sequence
 from functools import partial
 
 from aviary.errors import ArgumentParser, UsageError
+from aviary.games import registry
 from aviary.games.base import IllegalMove
 from aviary.games.engine import interruptible
 from aviary.games.ijk import rules
-from aviary.search.clock import check_seconds
+from aviary.search.clock import Deadline, check_seconds
 
 
 def _parser() -> ArgumentParser:
@@ -83,9 +84,8 @@ def play_game(argv: Sequence[str]) -> int:
     players = {"+": args.upper, "-": args.lower}
     engine = None
     if "ai" in players.values():
-        from aviary.games.ijk.engine import make_engine
-
-        engine = make_engine(game)
+        spec = registry.spec(game.name)
+        engine = spec.engine(spec.main_engine, game)
     position = game.start()
     print(show(game, position), flush=True)
     moves = 0
@@ -102,7 +102,8 @@ def play_game(argv: Sequence[str]) -> int:
             move = typed
         else:
             assert engine is not None
-            move = interruptible(partial(engine.best_move, position, time=args.seconds))
+            move = interruptible(partial(engine.best_move, position,
+                                         deadline=Deadline.after(args.seconds)))
         position = game.play(position, move)
         if game.is_chance(position):
             position = game.play(position, game.sample_chance(position, rng))
