@@ -32,7 +32,16 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    Protocol,
+    TypeVar,
+    runtime_checkable,
+)
 
 from aviary.search.clock import DEFAULT_SECONDS, Deadline, Limit
 from aviary.search.report import MATE
@@ -182,6 +191,7 @@ class Report(Generic[Move]):
                 f"{self.nps / 1000:,.0f} kn/s  {self.seconds:.2f} s")
 
 
+@runtime_checkable
 class Player(Protocol[Position, Move]):
     """What every in-process player offers; callers never ask a player what it has.
 
