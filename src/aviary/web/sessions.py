@@ -342,7 +342,7 @@ class Sessions:
         """Load `spec`'s main engine (default options) in each engine process, in the background."""
         game = spec.make()
         for _ in range(self.workers):
-            self.searches.warm(spec.name, spec.main_engine, tuple(sorted(game.settings.items())))
+            self.searches.warm(spec, spec.main_engine, tuple(sorted(game.settings.items())))
 
     def shutdown(self) -> None:
         for session_id in list(self._sessions):
@@ -377,7 +377,7 @@ class Sessions:
                                       None if thought is None else Thought(**thought))
 
         future, stop = self.searches.start(
-            spec.name, spec.main_engine, tuple(sorted(game.settings.items())), game.encode(state),
+            spec, spec.main_engine, tuple(sorted(game.settings.items())), game.encode(state),
             [game.encode(before) for before in session.states[:-1]],
             Deadline(called, called + seconds).sooner(margin), heard)
         session.stop = stop

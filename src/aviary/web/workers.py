@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from aviary.games.base import Game, Player, Report
+from aviary.games.registry import GameSpec
 from aviary.search.clock import Deadline
 
 SLOTS = 1024  # searches that can run (or wait) at once
@@ -75,12 +76,10 @@ def _start_worker(flags: Any, reports: Any) -> None:
     _reports = reports
 
 
-def _player(game_name: str, engine_name: str,
+def _player(spec: GameSpec, engine_name: str,
             settings: tuple[tuple[str, Any], ...]) -> tuple[Game[Any, Any], Player[Any, Any]]:
-    """The game and its player, built once per worker by the registry."""
-    from aviary.games import registry
-
-    spec = registry.spec(game_name)
+    """The game and its player, built once per worker by the registry's spec (handed over
+    whole: a worker process knows only the games registered at import)."""
     game = spec.make(**dict(settings))
     return game, spec.engine(engine_name, game)
 
@@ -89,18 +88,18 @@ def _nothing() -> None:
     """A task that only makes the pool start a process."""
 
 
-def warm(game_name: str, engine_name: str, settings: tuple[tuple[str, Any], ...]) -> None:
+def warm(spec: GameSpec, engine_name: str, settings: tuple[tuple[str, Any], ...]) -> None:
     """Load (or compile) an engine in this worker."""
-    _player(game_name, engine_name, settings)[1].warmup()
+    _player(spec, engine_name, settings)[1].warmup()
 
 
-def run_search(search_id: int, slot: int, game_name: str, engine_name: str,
+def run_search(search_id: int, slot: int, spec: GameSpec, engine_name: str,
                settings: tuple[tuple[str, Any], ...], position: str, history: list[str],
                deadline: Deadline) -> tuple[str | None, float]:
     """(the move's notation or None, seconds searched) for the encoded `position`."""
     began = time.monotonic()
     try:
-        game, engine = _player(game_name, engine_name, settings)
+        game, engine = _player(spec, engine_name, settings)
         state = game.decode(position)
         assert _flags is not None
         stop = _flags[slot:slot + 1]
@@ -167,7 +166,7 @@ class ProcessSearches:
             if listener is not None:
                 listener(thought)
 
-    def start(self, game_name: str, engine_name: str, settings: tuple[tuple[str, Any], ...],
+    def start(self, spec: GameSpec, engine_name: str, settings: tuple[tuple[str, Any], ...],
               position: str, history: list[str], deadline: Deadline,
               listener: Callable[[dict[str, Any]], None]) -> tuple[Future[Any], np.ndarray]:
         """Start a search to return by `deadline` (the monotonic clock is the machine's:
@@ -180,7 +179,7 @@ class ProcessSearches:
         self._next_id += 1
         search_id = self._next_id
         self._listeners[search_id] = listener
-        future = self.pool.submit(run_search, search_id, slot, game_name, engine_name, settings,
+        future = self.pool.submit(run_search, search_id, slot, spec, engine_name, settings,
                                   position, history, deadline)
 
         def release(finished: Future[Any]) -> None:
@@ -191,9 +190,9 @@ class ProcessSearches:
         future.add_done_callback(release)
         return future, self.flags[slot:slot + 1]
 
-    def warm(self, game_name: str, engine_name: str,
+    def warm(self, spec: GameSpec, engine_name: str,
              settings: tuple[tuple[str, Any], ...]) -> Future[Any]:
-        return self.pool.submit(warm, game_name, engine_name, settings)
+        return self.pool.submit(warm, spec, engine_name, settings)
 
     def shutdown(self, wait: float = 5.0) -> None:
         """Stop every search and end the engine processes (within `wait` seconds, then kill).
