@@ -250,6 +250,15 @@ def repeated(path, seen, at, here, floor):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def extend_pv(pv, pv_length, ply, move):
+    """The principal variation at `ply` becomes `move` and then the one found below it."""
+    pv[ply, ply] = move
+    for j in range(ply + 1, pv_length[ply + 1]):
+        pv[ply, j] = pv[ply + 1, j]
+    pv_length[ply] = max(pv_length[ply + 1], ply + 1)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _pick(moves, scores, first, count):
     """Selection sort step: bring the best-scored remaining move to `first`."""
     best = first
@@ -431,10 +440,7 @@ def negamax(
             best_move = move
             if score > alpha:
                 alpha = score
-                pv[ply, ply] = move
-                for j in range(ply + 1, pv_length[ply + 1]):
-                    pv[ply, j] = pv[ply + 1, j]
-                pv_length[ply] = max(pv_length[ply + 1], ply + 1)
+                extend_pv(pv, pv_length, ply, move)
                 if score >= beta:
                     if quiet:
                         if killers[ply, 0] != move:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -20,6 +21,58 @@ from aviary.search import alphabeta
 from aviary.search.alphabeta import INF, MATE, Workspace
 from aviary.search.clock import Limit, StopTimer
 from aviary.search.report import Kernels, RawReport
+
+UNBOUNDED = 2**62  # a node limit that is never reached
+
+
+@dataclass(frozen=True)
+class Deepening:
+    """One iterative deepening's bookkeeping, the same for every search driver.
+
+    `timeout` is a deadline flag of the search's own (a timer of an abandoned earlier
+    search cannot stop this one); `cancel` is the caller's flag, only ever read;
+    `never` is handed to depth 1, which always completes.
+    """
+
+    limit: Limit
+    started: float
+    node_limit: int
+    max_depth: int
+    timeout: np.ndarray
+    cancel: np.ndarray
+    never: np.ndarray
+
+    @classmethod
+    def begin(cls, limit: Limit, stop: np.ndarray | None, max_ply: int) -> Deepening:
+        return cls(
+            limit, time.monotonic(),
+            limit.nodes if limit.nodes is not None else UNBOUNDED,
+            min(limit.depth or max_ply - 1, max_ply - 1),
+            np.zeros(1, dtype=np.int64),
+            stop if stop is not None else np.zeros(1, dtype=np.int64),
+            np.zeros(1, dtype=np.int64),
+        )
+
+    def depths(self) -> range:
+        return range(1, self.max_depth + 1)
+
+    def timer(self) -> StopTimer:
+        """The timer that sets `timeout` when the limit's time runs out."""
+        return StopTimer(self.timeout, self.limit.seconds())
+
+    def interrupted(self) -> bool:
+        """The caller's flag or the deadline is set (a small search polls rarely)."""
+        return bool(self.cancel[0] or self.timeout[0])
+
+    def report(self, depth: int, score: int, pv: np.ndarray, pv_length: np.ndarray,
+               nodes: int, seldepth: int) -> RawReport | None:
+        """The completed depth's report; None when its principal variation is empty
+        (no legal move, or the game is over)."""
+        length = int(pv_length[0])
+        if length == 0:
+            return None
+        line = tuple(int(move) for move in pv[0, :length])
+        return RawReport(depth, score, line, nodes, time.monotonic() - self.started, seldepth)
 
 
 def iterate(
@@ -65,42 +118,32 @@ def iterate(
         return
     if len(kernels) != 7:
         raise ValueError(f"expected 7 kernels (or 8 with chance), got {len(kernels)}")
-    started = time.monotonic()
-    node_limit = limit.nodes if limit.nodes is not None else 2**62
-    max_depth = min(limit.depth or alphabeta.MAX_PLY - 1, alphabeta.MAX_PLY - 1)
+    run = Deepening.begin(limit, stop, alphabeta.MAX_PLY)
     workspace.set_game_history(history)
-    workspace.new_search(2**62, quiesce, lmr, null_move)
-    # a deadline flag of this search's own: a timer of an abandoned earlier search cannot
-    # stop this one; the caller's flag (if any) is only ever read
-    timeout = np.zeros(1, dtype=np.int64)
-    cancel = stop if stop is not None else np.zeros(1, dtype=np.int64)
-    arrays = workspace.arrays(cancel, timeout)
-    never = np.zeros(1, dtype=np.int64)
-    with StopTimer(timeout, limit.seconds()):
+    workspace.new_search(UNBOUNDED, quiesce, lmr, null_move)
+    arrays = workspace.arrays(run.cancel, run.timeout)
+    with run.timer():
         score = 0
-        for depth in range(1, max_depth + 1):
-            if depth > 1 and (cancel[0] or timeout[0]):  # a small search polls rarely
+        for depth in run.depths():
+            if depth > 1 and run.interrupted():
                 workspace.ctx[alphabeta.ABORTED] = 1
                 return
             if depth == 1:
-                first = workspace.arrays(never, never)
+                first = workspace.arrays(run.never, run.never)
                 workspace.ctx[alphabeta.HORIZON] = 0
                 score = int(alphabeta.negamax(state, 1, 0, -INF, INF, first, *kernels))
-                workspace.ctx[alphabeta.NODE_LIMIT] = node_limit
+                workspace.ctx[alphabeta.NODE_LIMIT] = run.node_limit
             else:
                 score = _aspirated(state, depth, score, aspiration, arrays, kernels, workspace)
             if workspace.ctx[alphabeta.ABORTED]:
                 workspace.reset_seen()
                 return
-            length = int(workspace.pv_length[0])
-            pv = tuple(int(move) for move in workspace.pv[0, :length])
-            if not pv:  # no legal move, or the game is over: nothing to report
+            report = run.report(depth, score, workspace.pv, workspace.pv_length,
+                                int(workspace.ctx[alphabeta.NODES]),
+                                int(workspace.ctx[alphabeta.SELDEPTH]))
+            if report is None:  # no legal move, or the game is over: nothing to report
                 return
-            seconds = time.monotonic() - started
-            yield RawReport(
-                depth, score, pv, int(workspace.ctx[alphabeta.NODES]), seconds,
-                int(workspace.ctx[alphabeta.SELDEPTH]),
-            )
+            yield report
             if workspace.ctx[alphabeta.HORIZON] == 0:
                 return  # solved: no leaf was cut by depth, deeper searches repeat this one
             if abs(score) > MATE // 2 and depth >= MATE - abs(score) + 2:
