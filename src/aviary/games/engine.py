@@ -238,11 +238,14 @@ class Engine(Generic[State, Move]):
             move = self.quick(state)
             yield Report(1, 0, move, game.answer(state, move), (move,), 0, 0.0, 0.0)
             return
-        keys = self._keys(history)
-        workspace = self.workspace(state)
-        for raw in iterate(array, self.searcher.kernels, workspace, limit,
-                           **self._search_options(stop, keys)):
+        for raw in self._iterate(state, array, limit, stop, history):
             yield self._report(state, raw)
+
+    def _iterate(self, state: State, array: np.ndarray, limit: Limit, stop: np.ndarray | None,
+                 history: Sequence[State]) -> Iterator[RawReport]:
+        """The compiled search's reports for `state` (its kernel `array`)."""
+        return iterate(array, self.searcher.kernels, self.workspace(state), limit,
+                       **self._search_options(stop, self._keys(history)))
 
     def decided(self, score: int) -> bool:
         """True when a root `score` ends the iterations early (the searcher says)."""

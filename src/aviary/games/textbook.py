@@ -18,10 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from aviary.games.base import Game, Move, State, TableUse
-from aviary.games.engine import Engine, Report, Searcher, WorkspaceCache
+from aviary.games.base import Game, Move, State
+from aviary.games.engine import Engine, Searcher, WorkspaceCache
 from aviary.search import textbook
 from aviary.search.clock import DEEPEN_TO_DEADLINE, Limit
+from aviary.search.report import RawReport
 
 
 class Textbook(Engine[State, Move]):
@@ -47,29 +48,9 @@ class Textbook(Engine[State, Move]):
         """This thread's textbook search arrays for `state`'s board shape."""
         return self._textbook_workspaces.get(*self.searcher.shape(state))
 
-    def think(
-        self,
-        state: State,
-        limit: Limit,
-        *,
-        stop: np.ndarray | None = None,
-        history: Sequence[State] = (),
-        tables: TableUse | None = None,
-    ) -> Iterator[Report[Move]]:
-        """A `Report` after each completed depth until `limit`; nothing if the game is over.
-
-        `history` and `tables` are accepted and ignored: the textbook player knows neither.
-        """
-        limit = limit.from_now()  # seconds count from the call, set-up included
-        game = self.game
-        if game.outcome(state) is not None or not game.legal_moves(state):
-            return
-        array = self.searcher.state_array(state)
-        if array is None:  # beyond the kernels (too large a board): the quick player
-            if self.quick is not None:
-                move = self.quick(state)
-                yield Report(1, 0, move, game.answer(state, move), (move,), 0, 0.0, 0.0)
-            return
-        workspace = self.textbook_workspace(state)
-        for raw in textbook.iterate(array, self.textbook_kernels, workspace, limit, stop=stop):
-            yield self._report(state, raw)
+    def _iterate(self, state: State, array: np.ndarray, limit: Limit, stop: np.ndarray | None,
+                 history: Sequence[State]) -> Iterator[RawReport]:
+        """The textbook search's reports: `history` is ignored (it knows no repetitions),
+        as are tables (it has none; beyond the kernels the quick player answers)."""
+        return textbook.iterate(array, self.textbook_kernels, self.textbook_workspace(state),
+                                limit, stop=stop)
