@@ -78,7 +78,7 @@ from aviary.search.alphabeta import (
     store_tt,
 )
 from aviary.search.clock import Limit
-from aviary.search.deepening import UNBOUNDED, Deepening
+from aviary.search.iteration import UNBOUNDED, Deepening
 from aviary.search.report import Kernels, RawReport
 
 CHANCE = types.int64(STATE, types.int64[::1], types.int64[::1])

@@ -39,8 +39,8 @@ from numba import cfunc, njit
 
 from aviary.search.alphabeta import MATE, MAX_PLY, NOT_OVER, extend_pv
 from aviary.search.clock import Limit
-from aviary.search.deepening import UNBOUNDED, Deepening
 from aviary.search.expectimax import CHANCE
+from aviary.search.iteration import UNBOUNDED, Deepening
 from aviary.search.report import Kernels, RawReport
 
 INF = 2 * MATE
