@@ -147,6 +147,7 @@ def main() -> int:
         exhaustive(args.horizon)
         return 0
     engine.warmup()
+    player = engine.make_engine(rules.FoxGeese())
     depth2.warmup()
     endgame.warmup()
     if args.no_odds:
@@ -162,7 +163,7 @@ def main() -> int:
         while match.outcome is None:
             position = match.state
             if position.player == "f":
-                move = engine.best_move(position, time=args.time, history=match.history)
+                move = player.best_move(position, time=args.time, history=match.history)
             else:
                 move = depth2.best_move(position, time=args.time)
                 if endgame.covers(position):

@@ -103,6 +103,7 @@ def main() -> int:
                         help="depth of the plain alpha-beta, compiled and in Python")
     args = parser.parse_args()
     engine.warmup()
+    player = engine.make_engine(rules.FoxGeese())
     positions = middle_games(args.positions)
     starts = [rules.start_position(variant, shrink=True) for variant in rules.VARIANTS]
 
@@ -125,8 +126,8 @@ def main() -> int:
     nodes = 0
     seconds = wall = 0.0
     for position in positions:
-        engine.workspace(position.player).tt[:] = 0  # every position starts cold
-        reports, spent = timed(list, engine.think(position, Limit(depth=args.depth)))
+        player.workspace(position).tt[:] = 0  # every position starts cold
+        reports, spent = timed(list, player.think(position, Limit(depth=args.depth)))
         nodes += reports[-1].nodes
         seconds += spent
         wall += reports[-1].seconds

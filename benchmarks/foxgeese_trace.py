@@ -24,6 +24,7 @@ from aviary.games.foxgeese import depth2, endgame, engine, odds, rules, shapes
 from aviary.games.match import Match
 
 TEXTBOOK = engine.make_textbook(rules.FoxGeese())
+ENGINE = engine.make_engine(rules.FoxGeese())
 
 
 def opening(variant: str, shrink: bool, plies: int, seed: int) -> rules.Position:
@@ -70,7 +71,7 @@ def trace(pair: int, shrink: bool, seconds: float, seed: int, geese: str) -> Non
             events.append(text)
             last = state
         if position.player == "f":
-            move = engine.best_move(position, time=seconds, history=match.history)
+            move = ENGINE.best_move(position, time=seconds, history=match.history)
         else:
             move = geese_player(geese, position, seconds)
         match.play(move)

@@ -42,8 +42,7 @@ def measure(name: str, settings: dict[str, Any], seconds: float) -> dict[str, fl
     wall, cpu = time.monotonic() - wall, time.thread_time() - cpu
     simulations = player.bot.simulations
     engine = spec.engine(spec.main_engine, game)
-    if hasattr(engine, "warmup"):
-        engine.warmup()
+    engine.warmup()
     reports = list(engine.think(state, Limit(time=seconds)))
     return {"sims": simulations, "sims_wall": simulations / wall, "sims_cpu": simulations / cpu,
             "depth": reports[-1].depth if reports else 0,

@@ -3,7 +3,7 @@
 For each material balance in the tables (Pikachus of the side to move v the other
 side's, n = 8), prints how many positions are won / drawn / lost for the side to
 move and how long the wins are. Then, from `--positions` random table-won
-positions of each balance (either colour to move), the engine (`engine.best_move`
+positions of each balance (either colour to move), the engine (`Engine.best_move`
 at `--time` seconds a move, the real path: it answers from the tables) plays the
 winning side against the table's best defence (the longest resistance); a game is
 converted when the engine wins within twice the table's distance. The baseline, in
@@ -22,8 +22,9 @@ import time
 
 import numpy as np
 
+from aviary.games import registry
 from aviary.games.match import Match
-from aviary.games.pikachu import endgame, engine, rules
+from aviary.games.pikachu import endgame, rules
 
 
 def won_positions(mover: int, other: int, count: int, seed: int,
@@ -50,7 +51,8 @@ def play_out(start: rules.Position, seconds: float, tables: endgame.Use | None,
         position = match.state
         if position.player == start.player:
             started = time.monotonic()
-            move = engine.best_move(position, time=seconds, tables=tables)
+            player = registry.spec("pikachu").engine("engine", rules.Pikachu(n=position.n))
+            move = player.best_move(position, time=seconds, tables=tables)
             slowest = max(slowest, time.monotonic() - started)
         else:
             verdict = endgame.probe(position)

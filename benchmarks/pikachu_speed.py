@@ -59,6 +59,7 @@ def main() -> int:
     parser.add_argument("--perft-depth", type=int, default=3)
     args = parser.parse_args()
     engine.warmup()
+    player = engine.make_engine(rules.Pikachu(n=8))
     positions = middle_games(args.positions)
 
     rules_leaves = kernel_leaves = 0
@@ -80,8 +81,8 @@ def main() -> int:
     nodes = 0
     seconds = wall = 0.0
     for position in positions:
-        engine.workspace(8).tt[:] = 0  # every position starts cold
-        reports, spent = timed(list, engine.think(position, Limit(depth=args.depth)))
+        player.workspace(position).tt[:] = 0  # every position starts cold
+        reports, spent = timed(list, player.think(position, Limit(depth=args.depth)))
         nodes += reports[-1].nodes
         seconds += spent
         wall += reports[-1].seconds

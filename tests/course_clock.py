@@ -12,7 +12,7 @@ spent runnable but waiting on a run queue (`/proc/PID/schedstat`):
     lifetime = from the process's start (its /proc start time, the program's own clock)
                to its exit (seen without reaping it, `waitid(WNOWAIT)`)
     excused  = the program's run-queue wait after the moment it plans to stop
-               (SECONDS - `aviary.course.runner.margin`) + the test's run-queue wait between
+               (SECONDS - `aviary.search.clock.exit_margin`) + the test's run-queue wait between
                blocking for the exit and seeing it
     on time  : lifetime - excused < SECONDS
 
@@ -28,7 +28,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from aviary.course.runner import margin
+from aviary.search.clock import exit_margin
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def run_course(argv: list[str], seconds: float, *, stdin: str = "", timeout: flo
     if stdin:
         process.stdin.write(stdin)
     process.stdin.close()
-    planned = born + seconds - margin(seconds)
+    planned = born + seconds - exit_margin(seconds)
     while (left := planned - time.monotonic()) > 0 and process.poll() is None:
         time.sleep(min(0.01, left))
     try:

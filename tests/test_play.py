@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from aviary.games import registry
-from aviary.games.pikachu import engine
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -87,7 +86,8 @@ def test_a_game_is_played_to_its_end_by_typed_moves(terminal):
         if "game over" in screen:
             break
         state = game.parse(last_board(screen), "w")
-        move = engine.best_move(state, depth=5)  # the person at the keyboard thinks too
+        # the person at the keyboard thinks too
+        move = registry.spec("pikachu").engine("engine", game).best_move(state, depth=5)
         term.type(game.move_text(state, move))
         screen = term.wait_for("(w) played", count=turn)
         if game.outcome(game.play(state, move)) is not None:

@@ -24,10 +24,17 @@ from rich.text import Text
 
 from aviary.errors import ArgumentParser, UsageError, refused_as_usage
 from aviary.games import registry
-from aviary.games.base import Game, IllegalMove, OptionError, option_pairs, square_name
+from aviary.games.base import (
+    Game,
+    IllegalMove,
+    OptionError,
+    Player,
+    option_pairs,
+    square_name,
+)
 from aviary.games.engine import interruptible
 from aviary.games.match import Match
-from aviary.search.clock import Limit, check_seconds
+from aviary.search.clock import Deadline, check_seconds
 
 SIDES = ("first", "second", "both", "none")
 HELP = "type a move, or: moves, hint, undo, new, quit"
@@ -60,8 +67,8 @@ def _parser() -> ArgumentParser:
 class Session:
     """One terminal game: the match so far, who is human, and the engine."""
 
-    def __init__(self, game: Game[Any, Any], engine: Any, humans: set[int], seconds: float,
-                 start: Any, seed: int, console: Console) -> None:
+    def __init__(self, game: Game[Any, Any], engine: Player[Any, Any], humans: set[int],
+                 seconds: float, start: Any, seed: int, console: Console) -> None:
         self.game, self.engine, self.humans = game, engine, humans
         self.seconds, self.seed = seconds, seed
         self.console = console
@@ -108,15 +115,12 @@ class Session:
         return interruptible(self._search)
 
     def _search(self, *, stop: np.ndarray) -> Any:
-        if not hasattr(self.engine, "think"):  # a plain player (a fixed-depth one): no reports
-            return self.engine.best_move(self.state, time=self.seconds)
-        report = None
-        for report in self.engine.think(self.state, Limit(time=self.seconds), stop=stop,
-                                        history=self.match.history):
-            self.console.print(f"  {report.describe()}", style="dim", highlight=False)
-        if report is None:  # no report (nothing to search): any legal move
-            return self.game.legal_moves(self.state)[0]
-        return report.move
+        """The engine's move by this move's deadline, each finished depth printed."""
+        return self.engine.best_move(
+            self.state, deadline=Deadline.after(self.seconds), stop=stop,
+            history=self.match.history,
+            on_report=lambda report: self.console.print(
+                f"  {report.describe()}", style="dim", highlight=False))
 
     def play(self, move: Any, who: str) -> None:
         """Play `who`'s (the engine's, the human's) move and say so."""
@@ -236,6 +240,7 @@ def main(argv: list[str]) -> int:
             raise UsageError(f"--board: {error}") from None
     engine_name = args.engine or spec.main_engine
     generic, _, query = engine_name.partition("?")  # a player for every game: mcts?time=2
+    engine: Player[Any, Any]
     if generic in registry.PLAYERS:  # built first: a wrong setting is refused before play
         engine = registry.player(generic, game, dict(parse_qsl(query, keep_blank_values=True)))
     elif engine_name in spec.engines:

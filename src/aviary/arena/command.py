@@ -27,7 +27,7 @@ from aviary.arena.export import (
     two_player_matches,
     write_export,
 )
-from aviary.arena.games import Game, make_game
+from aviary.arena.games import make_game
 from aviary.arena.players import PlayerSpec, check, parse_specs, resolve_command
 from aviary.arena.progress import LiveView
 from aviary.arena.report import make_console, print_report, write_csv, write_json
@@ -35,7 +35,7 @@ from aviary.arena.schedule import MODES, Config, default_games
 from aviary.arena.store import Store
 from aviary.errors import ArgumentParser, UsageError
 from aviary.games import registry
-from aviary.games.base import OptionError, option_pairs
+from aviary.games.base import Game, OptionError, option_pairs
 from aviary.outputs import check_output, write_text_atomically
 from aviary.search.clock import MAX_SECONDS
 

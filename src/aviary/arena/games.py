@@ -1,4 +1,4 @@
-"""The arena's view of the games: the shared protocol, chosen through the registry.
+"""The arena's view of the games, chosen through the registry: games and in-process engines.
 
 The referee, schedulers, storage and players are game-agnostic: any game in
 `aviary.games.registry` can be played, with its options given as text
@@ -11,20 +11,15 @@ positions let a search score a repetition of the game as a draw.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from aviary.errors import UsageError
 from aviary.games import registry
-from aviary.games.base import Game, IllegalMove, OptionError, Outcome, format_seconds
+from aviary.games.base import Game, OptionError
+from aviary.search.clock import Deadline
 
-State = Any
-Engine = Callable[[State, float, Sequence[State]], str]
-IllegalAnswer = IllegalMove
-
-__all__ = ["Engine", "Game", "IllegalAnswer", "Outcome", "State", "format_seconds", "make_game",
-           "engine_names", "make_engine"]
+Engine = Callable[[Any, float, Sequence[Any]], str]
 
 
 def make_game(name: str, options: Mapping[str, str] | None = None) -> Game[Any, Any]:
@@ -44,26 +39,23 @@ def make_engine(game: Game[Any, Any], name: str, depth: int | None,
                 nodes: int | None = None) -> Engine:
     """In-process engine `name` as an arena Engine; compiled before the first move's clock.
 
-    The engine is handed the move's seconds as they are (its own clock keeps the margin
-    that returns the move in time: `aviary.search.clock.budget`), unless `depth` or
-    `nodes` bounds its search instead; the referee's limit holds either way."""
+    Each move's seconds become the player's deadline, counted from the referee's call
+    (the player's own clock keeps the margin that returns the move in time), unless
+    `depth` or `nodes` bounds its search instead; the referee's limit holds either way."""
     spec = registry.spec(game.name)
     try:
         player = spec.engine(name, game)
     except ImportError as error:
         raise UsageError(f"engine {name} of {game.name} is not available: {error}") from None
-    if nodes is not None and "nodes" not in inspect.signature(player.best_move).parameters:
+    if nodes is not None and not player.counts_nodes:
         raise UsageError(f"engine {name} of {game.name} takes no node budget (nodes=)")
-    warmup = getattr(player, "warmup", None)
-    if warmup is not None:
-        warmup()
+    player.warmup()
     bounded = depth is not None or nodes is not None
 
-    def engine(state: State, seconds: float, history: Sequence[State] = ()) -> str:
-        limits: dict[str, Any] = {"depth": depth, "time": None if bounded else seconds}
-        if nodes is not None:
-            limits["nodes"] = nodes
-        move = player.best_move(state, history=history, **limits)
+    def engine(state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
+        deadline = None if bounded else Deadline.after(seconds)
+        move = player.best_move(state, deadline=deadline, depth=depth, nodes=nodes,
+                                history=history)
         return str(game.answer(state, move))
 
     return engine

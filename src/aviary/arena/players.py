@@ -28,12 +28,14 @@ import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl
 
-from aviary.arena.games import Engine, Game, State, engine_names, make_engine
+from aviary.arena.games import Engine, engine_names, make_engine
 from aviary.arena.sandbox import Limits, RunResult, clean_environment, run_program
 from aviary.errors import UsageError
 from aviary.games import registry
+from aviary.games.base import Game
 from aviary.search.clock import MAX_SECONDS
 
 _NAME = re.compile(r"^([A-Za-z0-9_.+-]+)=(.+)$")
@@ -104,7 +106,7 @@ class Player:
 
     seconds: float | None = None
 
-    def move(self, state: State, seconds: float, history: Sequence[State] = ()) -> Answer:
+    def move(self, state: Any, seconds: float, history: Sequence[Any] = ()) -> Answer:
         """The answer to `state`; `history` is the game's positions before it (oldest first)."""
         raise NotImplementedError
 
@@ -117,7 +119,7 @@ class ExternalPlayer(Player):
         self.grace, self.memory_mb = grace, memory_mb
         self.env = clean_environment()
 
-    def move(self, state: State, seconds: float, history: Sequence[State] = ()) -> Answer:
+    def move(self, state: Any, seconds: float, history: Sequence[Any] = ()) -> Answer:
         limits = Limits(seconds=seconds, grace=self.grace, memory_mb=self.memory_mb)
         before = _children_cpu()
         run = run_program(self.argv, self.game.command_args(state, seconds), limits, self.env)
@@ -171,7 +173,7 @@ class InProcessPlayer(Player):
     def __init__(self, engine: Engine, grace: float, seconds: float | None = None) -> None:
         self.engine, self.grace, self.seconds = engine, grace, seconds
 
-    def move(self, state: State, seconds: float, history: Sequence[State] = ()) -> Answer:
+    def move(self, state: Any, seconds: float, history: Sequence[Any] = ()) -> Answer:
         start, cpu = time.monotonic(), time.process_time()
         try:
             line = self.engine(state, seconds, history)
@@ -190,7 +192,7 @@ def random_engine(game: Game, params: dict[str, str]) -> Engine:
     seed = params.get("seed")
     rng = random.Random(seed)
 
-    def engine(state: State, seconds: float, history: Sequence[State] = ()) -> str:
+    def engine(state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
         return rng.choice(sorted(game.answers(state)))
 
     return engine

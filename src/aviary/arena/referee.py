@@ -15,9 +15,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from aviary.arena.games import Game, IllegalAnswer, State
 from aviary.arena.players import Player, truncate
-from aviary.games.base import CHANCE
+from aviary.games.base import CHANCE, Game, IllegalMove
 from aviary.games.match import Match
 
 # Reasons a game ends. The first four are forfeits by the player who lost.
@@ -55,7 +54,7 @@ class GameRecord:
     code: str = ""  # fingerprint of the aviary code that played (`arena.provenance`)
 
 
-def play_game(game: Game, players: tuple[Player, Player], opening: State, seconds: float,
+def play_game(game: Game, players: tuple[Player, Player], opening: Any, seconds: float,
               max_plies: int, record: GameRecord, chance: random.Random | None = None
               ) -> GameRecord:
     """Play from `opening`; players[0] is whoever moves first in `opening`'s game order.
@@ -77,10 +76,10 @@ def _load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
-def _play(game: Game, players: tuple[Player, Player], opening: State,
+def _play(game: Game, players: tuple[Player, Player], opening: Any,
           limits: tuple[float, ...], max_plies: int, record: GameRecord,
           chance: random.Random) -> GameRecord:
-    match: Match[State, Any] = Match(game, opening)
+    match: Match[Any, Any] = Match(game, opening)
     while match.outcome is None and match.plies < max_plies:
         if match.is_chance:
             match.play_chance(chance)
@@ -93,7 +92,7 @@ def _play(game: Game, players: tuple[Player, Player], opening: State,
             return _forfeit(record, mover, answer.failure or "no-output", answer.detail)
         try:
             match.play(game.read_answer(state, answer.line))
-        except IllegalAnswer as why:
+        except IllegalMove as why:
             return _forfeit(record, mover, "illegal", f"{why}: {truncate(answer.line)!r}")
         wall = answer.seconds if answer.wall is None else answer.wall
         record.moves.append(MoveRecord(match.plies, mover, game.encode(match.state),

@@ -33,7 +33,6 @@ from multiprocessing import get_context
 from typing import Any
 
 from aviary.arena import provenance, ratings
-from aviary.arena.games import Game
 from aviary.arena.players import Player, make_player
 from aviary.arena.referee import GameRecord, play_game
 from aviary.arena.report import pair_counts
@@ -41,6 +40,7 @@ from aviary.arena.sandbox import become_subreaper
 from aviary.arena.schedule import Config, Slot, opening, plan
 from aviary.arena.store import Store
 from aviary.errors import UsageError
+from aviary.games.base import Game
 
 BACKENDS = ("local", "ray")
 

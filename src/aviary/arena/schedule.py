@@ -19,8 +19,9 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from aviary.arena.games import Game, make_game
+from aviary.arena.games import make_game
 from aviary.arena.players import PlayerSpec
+from aviary.games.base import Game
 
 MODES = ("round-robin", "gauntlet")
 

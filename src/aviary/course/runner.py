@@ -6,8 +6,9 @@ the move); the first comes from the game's rules-only quick player in millisecon
 before numba has even loaded; then the engine prints a better answer after each
 deeper search and this process passes on each legal one. Until the engine's first
 answer, the rules-only fallback search (`aviary.games.fallback`, in a forked process)
-answers instead. It exits on its own `margin(SECONDS)` before SECONDS have passed
-since the *process* started, interpreter start-up included, with one line on stderr
+answers instead. It exits `exit_margin(SECONDS)` (`aviary.search.clock`) before SECONDS
+have passed since the *process* started, interpreter start-up included (its `Deadline.
+for_course`), with one line on stderr
 saying what gave the last answer: `engine (depth D, score S, nodes N)`,
 `table (win in 7)` or `fallback (depth D, ...)`. Bad input: one line, exit 2; a
 finished game or a player with no legal move: one line, exit 1.
@@ -37,15 +38,10 @@ from aviary.errors import NoMoveError, UsageError
 from aviary.games import registry
 from aviary.games.base import Game, OptionError
 from aviary.games.fallback import Fallback
-from aviary.search.clock import process_age
+from aviary.search.clock import Deadline, process_age
 
 # AVIARY_COURSE_TRACE=1: a line on stderr for each answer the engine relays (benchmarks)
 TRACE = os.environ.get("AVIARY_COURSE_TRACE") == "1"
-
-
-def margin(seconds: float) -> float:
-    """How long before the limit we stop: room for a late wake-up on a busy machine and exit."""
-    return min(0.25 + 0.03 * seconds, 2.0)
 
 
 def usage(name: str) -> str:
@@ -105,14 +101,14 @@ def think(argv: list[str]) -> int:
     _without_scipy()
     from aviary.search.clock import Limit
 
-    name, settings, encoded, deadline = argv
+    name, settings, encoded, at = argv
     spec = registry.spec(name)
     game = spec.make(**json.loads(settings))
     state = game.decode(encoded)
     engine = spec.engine(spec.main_engine, game)  # slow: numba import and cache load
-    remaining = float(deadline) - time.monotonic()
-    if remaining > 0.01:
-        for report in engine.think(state, Limit(time=remaining), tables="cached"):
+    deadline = Deadline(time.monotonic(), float(at))
+    if deadline.remaining() > 0.01:  # every depth is printed: it deepens to the deadline
+        for report in engine.think(state, Limit(deadline=deadline)):  # tables: cached only
             sys.stdout.buffer.write(warm.engine_line(report))
             sys.stdout.flush()
     sys.stdout.buffer.write(warm.DONE)
@@ -353,7 +349,6 @@ def run(name: str, argv: list[str]) -> int:
         print(f"{usage(name)}\n\nPrints better and better answers; the last line is the move.\n"
               "At exit, one line on stderr says what gave it: engine, table or fallback.")
         return 0
-    started = time.monotonic() - process_age()
     game, state, seconds = parse_arguments(name, argv)
     ended = game.outcome(state)
     if ended is not None:
@@ -361,7 +356,7 @@ def run(name: str, argv: list[str]) -> int:
                           "has no move to make")
     if game.is_chance(state) or not game.legal_moves(state):
         raise NoMoveError(f"player {game.label(state)} has no legal move")
-    deadline = started + seconds - margin(seconds)
+    deadline = Deadline.for_course(seconds).at  # the monotonic clock every process shares
 
     reach = game.kernels_reach(state)
     search = reach and deadline - time.monotonic() > 0.05

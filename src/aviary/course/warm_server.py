@@ -224,25 +224,23 @@ class Server:
         self.running = True
         self.socket_inode: int | None = None
 
-    def engine(self, name: str, settings: dict[str, Any]) -> Any:
+    def engine(self, name: str, settings: dict[str, Any]) -> tuple[Any, Any]:
+        """(the game, its main engine), the engine built once per settings by the registry."""
         from aviary.games import registry
 
         spec = registry.spec(name)
         game = spec.make(**settings)
-        key = (name, json.dumps(game.settings, sort_keys=True))
+        engine = spec.engine(spec.main_engine, game)
         with self.lock:
-            if key not in self.engines:
-                self.engines[key] = spec.engine(spec.main_engine, game)
-            return self.engines[key]
+            self.engines[name, json.dumps(game.settings, sort_keys=True)] = engine
+        return game, engine
 
     def preload(self) -> None:
         """Load every registered game's main engine before the first request."""
         from aviary.games import registry
 
         for spec in registry.board_games():
-            engine = self.engine(spec.name, {})
-            if hasattr(engine, "warmup"):
-                engine.warmup()
+            self.engine(spec.name, {})[1].warmup()
 
     def shut(self) -> None:
         """Stop taking connections at once: the socket goes (only if it is still ours)."""
@@ -259,7 +257,7 @@ class Server:
                 "engines": sorted(f"{name} {settings}" for name, settings in self.engines)}
 
     def handle(self, connection: socket.socket) -> None:
-        from aviary.search.clock import Limit
+        from aviary.search.clock import Deadline, Limit
 
         with connection:
             try:
@@ -280,18 +278,18 @@ class Server:
                     if _hash_code() != self.code:  # our code changed on disk: we are stale
                         self.shut()
                     return
-                engine = self.engine(message["game"], message["settings"])
-                state = engine.game.decode(message["state"])
-                remaining = float(message["deadline"]) - time.monotonic()
+                game, engine = self.engine(message["game"], message["settings"])
+                state = game.decode(message["state"])
+                deadline = Deadline(time.monotonic(), float(message["deadline"]))
                 with self.lock:
                     self.served += 1
-                if remaining <= 0.01:
+                if deadline.remaining() <= 0.01:
                     connection.sendall(DONE)
                     return
                 import numpy as np
 
                 stop = np.zeros(1, dtype=np.int64)
-                for report in engine.think(state, Limit(time=remaining), stop=stop):
+                for report in engine.think(state, Limit(deadline=deadline), stop=stop):
                     try:
                         connection.sendall(engine_line(report))
                     except OSError:

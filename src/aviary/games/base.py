@@ -20,18 +20,38 @@ course's command line (`w`/`b`, `+`/`-`). At a chance node `to_move` is
 the game. The course's text forms are the only ones a user sees: `parse` /
 `format` for boards, `move_text` / `parse_move` for moves, `answer` /
 `read_answer` for what a course program prints for its move.
+
+A player is anything that makes moves in-process (`Player`): a game's engine,
+its textbook opponent, a fixed-depth player, OpenSpiel's players. Every front
+end hands it a `Deadline` (`aviary.search.clock`) and nothing else about time.
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    Protocol,
+    TypeVar,
+    runtime_checkable,
+)
+
+from aviary.search.clock import DEFAULT_SECONDS, Deadline, Limit
+from aviary.search.report import MATE
+
+if TYPE_CHECKING:  # numpy is not imported at run time: command lines must start fast
+    import numpy as np
 
 State = TypeVar("State")
 Move = TypeVar("Move")
+Position = TypeVar("Position", contravariant=True)  # a `Player`'s states: it is only handed them
 OptionValue = int | str | bool
 
 CHANCE = -1  # `to_move` at a chance node
@@ -138,6 +158,80 @@ class Verdict(Generic[Move]):
         """`win in 7`, `loss in 4`, `draw` (distances in plies)."""
         word = {WIN: "win", DRAW: "draw", LOSS: "loss"}[self.result]
         return word if self.result == DRAW else f"{word} in {self.distance}"
+
+
+@dataclass(frozen=True)
+class Report(Generic[Move]):
+    """One completed depth: the move it recommends and how it got there."""
+
+    depth: int
+    score: int
+    move: Move
+    answer: str  # the course's answer line for `move` (the board after it, for most games)
+    pv: tuple[Move, ...]
+    nodes: int
+    nps: float
+    seconds: float
+    seldepth: int = 0
+
+    @property
+    def mate_in(self) -> int | None:
+        """Plies to a forced result (positive: the mover wins), or None if not proven."""
+        if abs(self.score) < MATE // 2:
+            return None
+        plies = MATE - abs(self.score)
+        return plies if self.score > 0 else -plies
+
+    def describe(self) -> str:
+        """`depth 7  score +35  nodes 120k` style one-liner for logs and terminals."""
+        mate = self.mate_in
+        score = (f"win in {mate}" if mate is not None and mate > 0 else
+                 f"loss in {-mate}" if mate is not None else f"{self.score:+d}")
+        return (f"depth {self.depth:>2}  score {score:>9}  nodes {self.nodes:>9,}  "
+                f"{self.nps / 1000:,.0f} kn/s  {self.seconds:.2f} s")
+
+
+@runtime_checkable
+class Player(Protocol[Position, Move]):
+    """What every in-process player offers; callers never ask a player what it has.
+
+    `counts_nodes`: whether `best_move` keeps a `nodes=` limit (a player that
+    cannot refuses one with ValueError rather than ignore it).
+    """
+
+    counts_nodes: bool
+
+    def warmup(self) -> None:
+        """Compile (or load from numba's cache) what the first move would otherwise wait for."""
+
+    def think(self, state: Position, limit: Limit, *, stop: np.ndarray | None = None,
+              history: Sequence[Position] = ()) -> Iterator[Report[Move]]:
+        """A `Report` after each completed depth until `limit` or `stop[0]` is set;
+        nothing when the game is over or the mover has no move."""
+        ...
+
+    def best_move(self, state: Position, *, deadline: Deadline | None = None,
+                  time: float | None = None, depth: int | None = None,
+                  nodes: int | None = None, stop: np.ndarray | None = None,
+                  history: Sequence[Position] = (),
+                  on_report: Callable[[Report[Move]], object] | None = None) -> Move:
+        """The move by `deadline` (or within `time` seconds of the call), to `depth`
+        plies and/or `nodes` nodes; each completed depth goes to `on_report`.
+        `history` is the game's positions before `state` (repetitions are draws)."""
+        ...
+
+
+def move_deadline(deadline: Deadline | None, time: float | None, depth: int | None = None,
+                  nodes: int | None = None) -> Deadline | None:
+    """The deadline a player's `best_move` keeps: `deadline`, else `time` seconds from now,
+    else none when depth or nodes bound the search, else `DEFAULT_SECONDS`."""
+    if deadline is not None and time is not None:
+        raise ValueError("give a player deadline= or time=, not both")
+    if deadline is not None:
+        return deadline
+    if time is not None:
+        return Deadline.after(time)
+    return None if depth is not None or nodes is not None else Deadline.after(DEFAULT_SECONDS)
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,11 @@
 
 A game's `engine.py` supplies a `Searcher` (its kernels, how a state becomes the
 kernel array and how a kernel move code becomes a rules move); `Engine` does the
-rest: a `Report` per completed depth (`think`), the one-call `best_move` with
-time and depth limits, one reusable `Workspace` per thread and board shape (the
-transposition table survives across moves), the caller's stop flag, and the
-rules-only quick player where the kernels do not reach.
+rest: a `Report` per completed depth (`think`), the one-call `best_move` by a
+`Deadline` or to depth and node limits, one reusable `Workspace` per thread and
+board shape (the transposition table survives across moves), the caller's stop
+flag, and the rules-only quick player where the kernels do not reach. Both it and
+`MovePlayer` are `aviary.games.base.Player`s.
 """
 
 from __future__ import annotations
@@ -13,16 +14,17 @@ from __future__ import annotations
 import threading
 import time as clock
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from aviary.errors import NoMoveError
-from aviary.games.base import Game, Move, State, TableUse, Verdict
+from aviary.games.base import Game, Move, Report, State, TableUse, Verdict, move_deadline
 from aviary.search.alphabeta import MATE, Workspace
-from aviary.search.clock import Limit, budget
+from aviary.search.clock import DEPTH_SHARE, Deadline, Limit
 from aviary.search.deepening import RawReport, iterate
+
+__all__ = ["Engine", "MovePlayer", "Report", "Searcher", "WorkspaceCache", "interruptible"]
 
 Result = TypeVar("Result")
 
@@ -66,12 +68,15 @@ class Searcher(Generic[State, Move]):
     `chance_bounds` (lowest, highest evaluation) marks a game with chance nodes:
     its states are searched by expectiminimax with those bounds for pruning.
     `null_move` turns on the alpha-beta's null-move pruning: only for a game whose
-    make/unmake kernels handle `aviary.search.alphabeta.PASS`.
+    make/unmake kernels handle `aviary.search.alphabeta.PASS`. `depth_share` is the
+    game's one choice of time policy: `best_move` starts no new depth once this share
+    of the move's time has gone (one of `aviary.search.clock`'s constants).
     """
 
     kernels: tuple[Any, ...] = ()
     chance_bounds: tuple[int, int] | None = None
     null_move: bool = False
+    depth_share: float = DEPTH_SHARE
 
     def state_array(self, state: State) -> np.ndarray | None:
         """The kernel state of `state`, or None where the kernels do not reach."""
@@ -102,64 +107,73 @@ class Searcher(Generic[State, Move]):
         return None
 
 
-@dataclass(frozen=True)
-class Report(Generic[Move]):
-    """One completed depth: the move it recommends and how it got there."""
+class WorkspaceCache(Generic[Result]):
+    """Search arrays per thread and board shape, made on first use by `make(max_moves)`:
+    a thread's transposition table survives across its moves."""
 
-    depth: int
-    score: int
-    move: Move
-    answer: str  # the course's answer line for `move` (the board after it, for most games)
-    pv: tuple[Move, ...]
-    nodes: int
-    nps: float
-    seconds: float
-    seldepth: int = 0
+    def __init__(self, make: Callable[[int], Result]) -> None:
+        self.make = make
+        self._local = threading.local()
 
-    @property
-    def mate_in(self) -> int | None:
-        """Plies to a forced result (positive: the mover wins), or None if not proven."""
-        if abs(self.score) < MATE // 2:
-            return None
-        plies = MATE - abs(self.score)
-        return plies if self.score > 0 else -plies
-
-    def describe(self) -> str:
-        """`depth 7  score +35  nodes 120k` style one-liner for logs and terminals."""
-        mate = self.mate_in
-        score = (f"win in {mate}" if mate is not None and mate > 0 else
-                 f"loss in {-mate}" if mate is not None else f"{self.score:+d}")
-        return (f"depth {self.depth:>2}  score {score:>9}  nodes {self.nodes:>9,}  "
-                f"{self.nps / 1000:,.0f} kn/s  {self.seconds:.2f} s")
+    def get(self, key: Hashable, max_moves: int) -> Result:
+        cache: dict[Hashable, Result] = self._local.__dict__.setdefault("by_shape", {})
+        if key not in cache:
+            cache[key] = self.make(max_moves)
+        return cache[key]
 
 
 class MovePlayer(Generic[State, Move]):
-    """A player that is one `best_move(state, time=, depth=)` function (a fixed-depth player)."""
+    """A player that is one `function(state) -> move` (a fixed-depth player, such as
+    Fox-Geese's depth 2): its `think` yields one report, it ignores time (it answers in
+    milliseconds) and refuses a node limit, which it cannot keep."""
 
-    def __init__(self, game: Game[State, Move], function: Callable[..., Move],
-                 warmup: Callable[[], None] | None = None) -> None:
-        self.game, self.function = game, function
+    counts_nodes = False
+
+    def __init__(self, game: Game[State, Move], function: Callable[[State], Move],
+                 warmup: Callable[[], None] | None = None, name: str = "this player") -> None:
+        self.game, self.function, self.name = game, function, name
         self._warmup = warmup
 
     def warmup(self) -> None:
         if self._warmup is not None:
             self._warmup()
 
-    def best_move(self, state: State, *, time: float | None = None, depth: int | None = None,
+    def think(self, state: State, limit: Limit, *, stop: np.ndarray | None = None,
+              history: Sequence[State] = ()) -> Iterator[Report[Move]]:
+        """The one move as one report (depth 0: it is no deepening search)."""
+        if limit.nodes is not None:
+            raise ValueError(f"{self.name} takes no node limit (nodes=): it searches no nodes")
+        if self.game.outcome(state) is not None or not self.game.legal_moves(state):
+            return
+        started = clock.monotonic()
+        move = self.function(state)
+        yield Report(0, 0, move, self.game.answer(state, move), (move,), 0, 0.0,
+                     clock.monotonic() - started)
+
+    def best_move(self, state: State, *, deadline: Deadline | None = None,
+                  time: float | None = None, depth: int | None = None,
                   nodes: int | None = None, stop: np.ndarray | None = None,
-                  history: Sequence[State] = (), tables: TableUse | None = None) -> Move:
-        return self.function(state, time=time, depth=depth)  # a node limit it cannot keep
+                  history: Sequence[State] = (),
+                  on_report: Callable[[Report[Move]], object] | None = None) -> Move:
+        """Its move (NoMoveError when the mover has none); `deadline`, `time` and `depth`
+        change nothing, `nodes` is refused."""
+        move_deadline(deadline, time)  # the same arguments are refused as by any player
+        reports = list(self.think(state, Limit(nodes=nodes), stop=stop, history=history))
+        if not reports:
+            raise NoMoveError(f"player {self.game.label(state)} has no legal move")
+        if on_report is not None:
+            on_report(reports[0])
+        return reports[0].move
 
 
 class Engine(Generic[State, Move]):
     """Any game's anytime engine: `think` yields a `Report` per depth, `best_move` one move.
 
-    `next_depth_share`: under a time limit, `best_move` starts no new depth once this
-    share of the time has gone (the next depth would most likely be cut and thrown
-    away); 1.0 searches until the deadline.
+    Under a deadline, `best_move` starts no new depth once the searcher's `depth_share`
+    of the time has gone (the next depth would most likely be cut and thrown away).
     """
 
-    next_depth_share = 0.45
+    counts_nodes = True
 
     def __init__(
         self,
@@ -171,7 +185,7 @@ class Engine(Generic[State, Move]):
         self.game, self.searcher = game, searcher
         self.quick = quick
         self.tables = tables
-        self._workspaces = threading.local()
+        self._workspaces = WorkspaceCache(Workspace)
         self._known_keys: dict[State, int | None] = {}  # of history positions, see `_keys`
 
     def warmup(self) -> None:
@@ -179,13 +193,14 @@ class Engine(Generic[State, Move]):
         for _ in self.think(self.game.start(), Limit(depth=2)):
             pass
 
+    @property
+    def depth_share(self) -> float:
+        """The share of a move's time after which `best_move` starts no new depth."""
+        return self.searcher.depth_share
+
     def workspace(self, state: State) -> Workspace:
         """This thread's reusable search arrays for `state`'s board shape."""
-        key, max_moves = self.searcher.shape(state)
-        cache: dict[Hashable, Workspace] = self._workspaces.__dict__.setdefault("by_shape", {})
-        if key not in cache:
-            cache[key] = Workspace(max_moves)
-        return cache[key]
+        return self._workspaces.get(*self.searcher.shape(state))
 
     def think(
         self,
@@ -205,12 +220,13 @@ class Engine(Generic[State, Move]):
         "cached" reads only tables already built, "off" searches; by default "cached"
         under a time limit (a build would overrun it) and "build" otherwise.
         """
-        entered = clock.monotonic()
+        limit = limit.from_now()  # seconds count from the call, set-up included
         game = self.game
         if game.outcome(state) is not None or not game.legal_moves(state):
             return
         if self.tables is not None:
-            use = tables or ("cached" if limit.time is not None else "build")
+            timed = limit.deadline is not None
+            use = tables or ("cached" if timed else "build")
             verdict = self.tables(state, use) if use != "off" else None
             if verdict is not None and verdict.move is not None:
                 yield self._table_report(state, verdict)
@@ -222,13 +238,14 @@ class Engine(Generic[State, Move]):
             move = self.quick(state)
             yield Report(1, 0, move, game.answer(state, move), (move,), 0, 0.0, 0.0)
             return
-        keys = self._keys(history)
-        workspace = self.workspace(state)
-        if limit.time is not None:  # the time limit counts from the call: set-up included
-            limit = replace(limit, time=max(limit.time - (clock.monotonic() - entered), 0.001))
-        for raw in iterate(array, self.searcher.kernels, workspace, limit,
-                           **self._search_options(stop, keys)):
+        for raw in self._iterate(state, array, limit, stop, history):
             yield self._report(state, raw)
+
+    def _iterate(self, state: State, array: np.ndarray, limit: Limit, stop: np.ndarray | None,
+                 history: Sequence[State]) -> Iterator[RawReport]:
+        """The compiled search's reports for `state` (its kernel `array`)."""
+        return iterate(array, self.searcher.kernels, self.workspace(state), limit,
+                       **self._search_options(stop, self._keys(history)))
 
     def decided(self, score: int) -> bool:
         """True when a root `score` ends the iterations early (the searcher says)."""
@@ -285,35 +302,37 @@ class Engine(Generic[State, Move]):
         self,
         state: State,
         *,
+        deadline: Deadline | None = None,
         time: float | None = None,
         depth: int | None = None,
         nodes: int | None = None,
         stop: np.ndarray | None = None,
         history: Sequence[State] = (),
+        on_report: Callable[[Report[Move]], object] | None = None,
         tables: TableUse | None = None,
     ) -> Move:
-        """The move within `time` seconds, to `depth` plies and/or `nodes` nodes (none: 1 s).
+        """The move by `deadline` (or within `time` seconds), to `depth` plies and/or
+        `nodes` nodes (none of them: `aviary.search.clock.DEFAULT_SECONDS`).
 
-        With a time limit it stops early once another depth is unlikely to finish
-        (`next_depth_share`), and at any limit once the score is `decided`.
-        Raises NoMoveError when the mover has no legal move.
+        Under a deadline it starts no new depth once `depth_share` of the time has gone,
+        and at any limit it stops once the score is `decided`. Each completed depth goes
+        to `on_report`. Raises NoMoveError when the mover has no legal move.
         """
-        started = clock.monotonic()
+        deadline = move_deadline(deadline, time, depth, nodes)
         moves = self.game.legal_moves(state)
         if not moves:
             raise NoMoveError(f"player {self.game.label(state)} has no legal move")
         if len(moves) == 1:
             return moves[0]
-        if time is None and depth is None and nodes is None:
-            time = 1.0
         move = moves[0]
-        spent = clock.monotonic() - started
-        limit = Limit(time=None if time is None else max(budget(time) - spent, 0.001),
-                      depth=depth, nodes=nodes)
+        limit = Limit(depth=depth, nodes=nodes,
+                      deadline=None if deadline is None else deadline.search_until())
         for report in self.think(state, limit, stop=stop, history=history, tables=tables):
             move = report.move
+            if on_report is not None:
+                on_report(report)
             if self.decided(report.score):
                 break
-            if time is not None and clock.monotonic() - started > self.next_depth_share * time:
+            if deadline is not None and not deadline.may_start_depth(self.depth_share):
                 break
         return move

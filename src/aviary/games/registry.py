@@ -7,7 +7,8 @@ registry costs nothing: `aviary pikachu` must answer before numba has loaded.
 A spec's pieces, each optional except the game:
 - `game`: the `aviary.games.base.Game` subclass (`module:Class`);
 - `engines`: in-process players by name (`module:function`, each
-  `function(game) -> Player` with `best_move(state, time=, depth=, nodes=)`; the
+  `function(game) -> Player`, `aviary.games.base.Player`); `GameSpec.engine` builds
+  one per game settings and keeps it (its tables survive across moves); the
   first is the game's main engine, `aviary:NAME` in the arena; every board game
   has `textbook`, the opponent strength is measured against, `aviary.games.textbook`);
 - `quick`: a rules-only `function(state) -> move` answering in milliseconds
@@ -33,12 +34,17 @@ A spec's pieces, each optional except the game:
 from __future__ import annotations
 
 import importlib
+import json
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from aviary.errors import UsageError
-from aviary.games.base import Game, OptionError
+from aviary.games.base import Game, OptionError, Player
+
+_players: dict[tuple[str, str, str], Player[Any, Any]] = {}  # (game, engine, settings) -> player
+_players_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -67,9 +73,14 @@ class GameSpec:
     def make(self, **settings: Any) -> Game[Any, Any]:
         return self.game_class()(**settings)
 
-    def engine(self, name: str, game: Game[Any, Any]) -> Any:
-        """The in-process player `name` for `game` (UsageError-free: KeyError if unknown)."""
-        return load(self.engines[name])(game)
+    def engine(self, name: str, game: Game[Any, Any]) -> Player[Any, Any]:
+        """The in-process player `name` for `game`'s settings, built once and kept
+        (UsageError-free: KeyError if unknown)."""
+        key = (self.name, name, json.dumps(game.settings, sort_keys=True))
+        with _players_lock:
+            if key not in _players:
+                _players[key] = load(self.engines[name])(game)
+            return _players[key]
 
     @property
     def main_engine(self) -> str:
@@ -162,9 +173,9 @@ GAMES: dict[str, GameSpec] = {
 
 
 # Players for every game, written for none of them (`aviary:NAME` in the arena, `--engine
-# NAME` in `aviary play`): `module:function`, each `function(game, settings)` -> a player
-# with `best_move(state, time=, depth=, history=)` that, called as `player(state, seconds,
-# history)`, returns the course's answer line (an arena engine). `settings` are the texts
+# NAME` in `aviary play`): `module:function`, each `function(game, settings)` -> a `Player`
+# that, called as `player(state, seconds, history)`, also returns the course's answer line
+# (an arena engine). `settings` are the texts
 # of `aviary:NAME?key=value`.
 PLAYERS: dict[str, str] = {
     "mcts": "aviary.openspiel.players:mcts_player",
@@ -173,8 +184,8 @@ PLAYERS: dict[str, str] = {
 
 
 def player(name: str, game: Game[Any, Any], settings: Mapping[str, str]) -> Any:
-    """Game-independent player `name` for `game`; UsageError if its optional package is
-    missing or a setting is wrong."""
+    """Game-independent player `name` for `game` (a `Player` and an arena engine); UsageError
+    if its optional package is missing or a setting is wrong."""
     try:
         make = load(PLAYERS[name])
     except ImportError as error:

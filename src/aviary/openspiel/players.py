@@ -15,9 +15,10 @@ Opponents nobody here wrote, searching through the adapter (`aviary.openspiel.ga
   where it stops counts as a draw, so it sees wins and losses within its depth and
   nothing else.
 
-Each is made by `function(game, settings)` (the names in `registry.PLAYERS`) and
-answers both the arena (called as `player(state, seconds, history)`, it returns
-the course's answer line) and `aviary play` (`best_move`). A search starts at the
+Each is made by `function(game, settings)` (the names in `registry.PLAYERS`), is an
+`aviary.games.base.Player` (`best_move` by a deadline, `think` with one report per
+finished search; no node limit) and answers the arena too (called as
+`player(state, seconds, history)`, it returns the course's answer line). A search starts at the
 given position with the adapter's ply count at 0: OpenSpiel's bound on a game's
 length then only ends rollouts, never the real game early.
 """
@@ -25,19 +26,18 @@ length then only ends rollouts, never the real game early.
 from __future__ import annotations
 
 import time as clock
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts, minimax
 
-from aviary.errors import UsageError
-from aviary.games.base import Game
+from aviary.errors import NoMoveError, UsageError
+from aviary.games.base import Game, Report, move_deadline
 from aviary.openspiel.games import AviaryGame, AviaryState, load
-from aviary.search.clock import budget
-
-DEFAULT_SECONDS = 1.0  # a move's time when neither the settings nor the caller give one
+from aviary.search.clock import DEFAULT_SECONDS, Deadline, Limit
 
 
 class TimeUp(Exception):
@@ -50,6 +50,7 @@ class OpenSpielPlayer:
     name = ""
     settings_known: tuple[str, ...] = ()
     note = ""  # one line about the last move (`fallback: ...` when it was not searched)
+    counts_nodes = False  # OpenSpiel's searches count no nodes
 
     def __init__(self, game: Game[Any, Any], settings: Mapping[str, str]) -> None:
         unknown = sorted(set(settings) - set(self.settings_known))
@@ -60,22 +61,61 @@ class OpenSpielPlayer:
         self.spiel: AviaryGame = load(game)
         self.time = self._seconds("time")
 
-    def best_move(self, state: Any, *, time: float | None = None, depth: int | None = None,
-                  history: Sequence[Any] = ()) -> Any:
-        """The move for `state` (`time`: the caller's seconds, if the settings give none)."""
+    def warmup(self) -> None:
+        """Nothing to compile: OpenSpiel's searches are plain Python."""
+
+    def think(self, state: Any, limit: Limit, *, stop: np.ndarray | None = None,
+              history: Sequence[Any] = ()) -> Iterator[Report[Any]]:
+        """A `Report` per finished search until `limit` (without a time in it: the
+        settings' `time=`) or `stop[0]`; nothing when no player is to move."""
+        if limit.nodes is not None:
+            raise ValueError(f"aviary:{self.name} takes no node limit (nodes=)")
+        if self.game.outcome(state) is not None or not self.game.legal_moves(state):
+            return
+        if self.time is not None and limit.time is None and limit.deadline is None:
+            limit = replace(limit, time=self.time)
+        yield from self.search_reports(state, limit.from_now(), stop)
+
+    def search_reports(self, state: Any, limit: Limit,
+                       stop: np.ndarray | None) -> Iterator[Report[Any]]:
         raise NotImplementedError
+
+    def best_move(self, state: Any, *, deadline: Deadline | None = None,
+                  time: float | None = None, depth: int | None = None,
+                  nodes: int | None = None, stop: np.ndarray | None = None,
+                  history: Sequence[Any] = (),
+                  on_report: Callable[[Report[Any]], object] | None = None) -> Any:
+        """The move for `state` by `deadline` (the settings' `time=` first, if they give
+        one); NoMoveError when the mover has none."""
+        if self.time is not None:
+            deadline, time = Deadline.after(self.time), None
+        deadline = move_deadline(deadline, time, depth, nodes)
+        search_until = None if deadline is None else deadline.search_until()
+        found = None
+        for found in self.think(state, Limit(depth=depth, nodes=nodes, deadline=search_until),
+                                stop=stop, history=history):
+            if on_report is not None:
+                on_report(found)
+        if found is None:
+            raise NoMoveError(f"player {self.game.label(state)} has no legal move")
+        return found.move
 
     def __call__(self, state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
         """The arena's form: the course's answer line for the move in `state`."""
-        return self.game.answer(state, self.best_move(state, time=seconds, history=history))
+        move = self.best_move(state, deadline=Deadline.after(seconds), history=history)
+        return self.game.answer(state, move)
+
+    def report(self, state: Any, action: int, depth: int, value: float,
+               started: float) -> Report[Any]:
+        """A finished search as a `Report` (its value, -1 to 1, as a score of +-1000)."""
+        move = self.game.move_for_action(state, action)
+        return Report(depth, round(1000 * value), move, self.game.answer(state, move), (move,),
+                      0, 0.0, clock.monotonic() - started)
 
     def position(self, state: Any) -> AviaryState:
         if self.game.outcome(state) is not None or self.game.is_chance(state):
             raise ValueError("a player is asked to move only where a player is to move")
         return self.spiel.state_at(state)
-
-    def move_time(self, time: float | None) -> float:
-        return self.time or time or DEFAULT_SECONDS
 
     def _seconds(self, key: str) -> float | None:
         if key not in self.settings:
@@ -109,6 +149,7 @@ class ClockedMCTSBot(mcts.MCTSBot):
     """
 
     deadline: float | None = None
+    stop: np.ndarray | None = None  # the caller's flag: set, no simulation starts
     simulations = 0
     fallback = False
 
@@ -134,8 +175,9 @@ class ClockedMCTSBot(mcts.MCTSBot):
         if self._started is not None:
             self._longest = max(self._longest, now - self._started)
         self._started, self._root = now, root
-        if (self.deadline is not None and root.explore_count > 0
-                and now + self._longest >= self.deadline):
+        if root.explore_count > 0 and (
+                (self.deadline is not None and now + self._longest >= self.deadline)
+                or (self.stop is not None and self.stop[0])):
             raise TimeUp
         return super()._apply_tree_policy(root, state)
 
@@ -165,15 +207,20 @@ class MCTSPlayer(OpenSpielPlayer):
         self.bot = ClockedMCTSBot(self.spiel, uct, self.sims or 10 ** 9, evaluator,
                                   solve=True, random_state=rng)
 
-    def best_move(self, state: Any, *, time: float | None = None, depth: int | None = None,
-                  history: Sequence[Any] = ()) -> Any:
+    def search_reports(self, state: Any, limit: Limit,
+                       stop: np.ndarray | None) -> Iterator[Report[Any]]:
+        """One report: the simulations' choice (by the deadline, or `sims=` of them)."""
+        started = clock.monotonic()
         position = self.position(state)
-        self.bot.deadline = (None if self.sims is not None
-                             else clock.monotonic() + budget(self.move_time(time)))
+        if self.sims is None and limit.deadline is None:
+            limit = replace(limit, deadline=Deadline.after(DEFAULT_SECONDS))
+        self.bot.deadline = None if self.sims is not None or limit.deadline is None else (
+            limit.deadline.at)
+        self.bot.stop = stop
         action = self.bot.step(position)
         self.note = ("fallback: a random move, no simulation reached a move in time"
                      if self.bot.fallback else f"{self.bot.simulations} simulations")
-        return self.game.move_for_action(state, action)
+        yield self.report(state, action, 1, 0.0, started)
 
 
 class AlphaBetaPlayer(OpenSpielPlayer):
@@ -192,32 +239,39 @@ class AlphaBetaPlayer(OpenSpielPlayer):
         self.depth = self._count("depth")
         self.reached = 0  # the depth the last move's search finished
 
-    def best_move(self, state: Any, *, time: float | None = None, depth: int | None = None,
-                  history: Sequence[Any] = ()) -> Any:
+    def search_reports(self, state: Any, limit: Limit,
+                       stop: np.ndarray | None) -> Iterator[Report[Any]]:
+        """A report per finished depth: `depth=` plies at once (the settings' without
+        their `time=`, or the limit's without a clock), else deepening one ply at a time
+        to the deadline."""
+        started = clock.monotonic()
         position = self.position(state)
-        fixed = self.depth or depth
-        if fixed is not None and self.time is None:
-            _, chosen, _ = self.search(position, fixed, None)
+        fixed = self.depth or limit.depth
+        own_depth = self.depth is not None and self.time is None  # `depth=` alone: no clock
+        if fixed is not None and (limit.deadline is None or own_depth):
+            value, chosen, _ = self.search(position, fixed, None, stop)
             self.reached = fixed
             self.note = f"depth {fixed}"
-            return self.game.move_for_action(state, chosen)
-        deadline = clock.monotonic() + budget(self.move_time(time))
-        action: int | None = None
+            yield self.report(state, chosen, fixed, value, started)
+            return
+        deadline = (limit.deadline or Deadline.after(DEFAULT_SECONDS)).at
+        found = False
         for plies in range(1, (fixed or self.deepest) + 1):
             try:  # the first depth always ends: a move is always found
-                clocked = deadline if action is not None else None
-                value, action, cut = self.search(position, plies, clocked)
+                value, action, cut = self.search(position, plies,
+                                                 deadline if found else None,
+                                                 stop if found else None)
             except TimeUp:
                 break
+            found = True
             self.reached = plies
+            self.note = f"depth {self.reached}"
+            yield self.report(state, action, plies, value, started)
             if abs(value) == 1 or not cut:  # a proven result, or the whole tree seen
                 break
-        assert action is not None
-        self.note = f"depth {self.reached}"
-        return self.game.move_for_action(state, action)
 
-    def search(self, position: AviaryState, plies: int,
-               deadline: float | None) -> tuple[float, int, bool]:
+    def search(self, position: AviaryState, plies: int, deadline: float | None,
+               stop: np.ndarray | None = None) -> tuple[float, int, bool]:
         """(value, action, whether any line was cut at `plies`) of one alpha-beta search."""
         cuts = 0
 
@@ -225,6 +279,8 @@ class AlphaBetaPlayer(OpenSpielPlayer):
             nonlocal cuts
             cuts += 1
             if deadline is not None and clock.monotonic() >= deadline:
+                raise TimeUp
+            if stop is not None and stop[0]:
                 raise TimeUp
             return 0.0
 

@@ -11,7 +11,9 @@
 - `textbook`: the textbook opponent every engine is measured against: plain negamax
   alpha-beta (expectiminimax with chance) deepened to the clock, no ordering, table,
   quiescence or pruning beyond alpha-beta.
-- `clock`: `Limit(time=, depth=, nodes=)`, process age, the stop-flag timer.
+- `iteration`: one iterative deepening's bookkeeping, shared by the drivers.
+- `clock`: the move clock (`Deadline` and every time-policy number), `Limit(time=,
+  deadline=, depth=, nodes=)`, process age, the stop-flag timer.
 
 A template for a new game's kernels, with the contract test that checks a search
 over them against plain minimax / expectimax, is tests/search/toy_games.py.

@@ -68,6 +68,8 @@ from collections.abc import Iterable
 import numpy as np
 from numba import njit, types
 
+from aviary.search.report import MATE
+
 # The seven kernel signatures. Kernels reach the search as compiled `cfunc`s with exactly
 # these types (see a game's `engine.py` for the pattern): a first-class function
 # type is keyed by its signature, so the search compiled for them is cached on disk by
@@ -84,7 +86,6 @@ KEY = types.int64(STATE)
 ORDER = types.int64(STATE, types.int64)
 TERMINAL = types.int64(STATE)
 
-MATE = 1_000_000
 INF = 2 * MATE
 NOT_OVER = -(2**62)  # what `terminal` returns while the game goes on
 MAX_PLY = 96
@@ -246,6 +247,15 @@ def repeated(path, seen, at, here, floor):
         if path[i] == here:
             return True
     return False
+
+
+@njit(cache=True, nogil=True, inline="always")
+def extend_pv(pv, pv_length, ply, move):
+    """The principal variation at `ply` becomes `move` and then the one found below it."""
+    pv[ply, ply] = move
+    for j in range(ply + 1, pv_length[ply + 1]):
+        pv[ply, j] = pv[ply + 1, j]
+    pv_length[ply] = max(pv_length[ply + 1], ply + 1)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -430,10 +440,7 @@ def negamax(
             best_move = move
             if score > alpha:
                 alpha = score
-                pv[ply, ply] = move
-                for j in range(ply + 1, pv_length[ply + 1]):
-                    pv[ply, j] = pv[ply + 1, j]
-                pv_length[ply] = max(pv_length[ply + 1], ply + 1)
+                extend_pv(pv, pv_length, ply, move)
                 if score >= beta:
                     if quiet:
                         if killers[ply, 0] != move:

@@ -1,6 +1,18 @@
-"""Ways to stop a search: a python-chess-like `Limit`, deadlines, and the stop-flag timer.
+"""A move's clock: every time-policy number of aviary lives in this file.
 
-A compiled search cannot be interrupted from outside, so it polls a one-element
+`Deadline` is what every front end (the course runner, the arena, `aviary play`,
+the web, the OpenSpiel players) hands a player: when the move must be returned,
+on the monotonic clock, and when its time started. The rules on top of it:
+
+- returning takes time: a search asked to return by `at` stops by
+  `Deadline.search_until` (8% + 30 ms earlier, `RETURN_SHARE` / `RETURN_LATENCY`);
+- a new depth costs more than all before it: a player starts none once a share of
+  its time has gone (`Deadline.may_start_depth`): `DEPTH_SHARE` for the engines,
+  `DEEPEN_TO_DEADLINE` for those that measured better searching to the end;
+- a course command exits `exit_margin(SECONDS)` before its SECONDS have passed.
+
+A search is stopped by a python-chess-like `Limit` (seconds, a deadline, depth,
+nodes). A compiled search cannot be interrupted from outside, so it polls a one-element
 numpy array; `StopTimer` sets that flag from a timer thread at the deadline (the
 search runs `nogil`, so the timer thread gets to run). Importing this module costs
 next to nothing, so a course command line can read its clock before loading numba.
@@ -11,7 +23,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import TYPE_CHECKING
 
@@ -30,21 +42,12 @@ def check_seconds(seconds: float, name: str = "seconds") -> float:
     return seconds
 
 
-@dataclass(frozen=True)
-class Limit:
-    """When to stop thinking: any of seconds, depth (plies) or nodes; None means no bound."""
-
-    time: float | None = None
-    depth: int | None = None
-    nodes: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.time is not None and not self.time > 0:
-            raise ValueError(f"time limit must be positive, got {self.time}")
-        if self.depth is not None and self.depth < 1:
-            raise ValueError(f"depth limit must be at least 1, got {self.depth}")
-        if self.nodes is not None and self.nodes < 1:
-            raise ValueError(f"node limit must be at least 1, got {self.nodes}")
+RETURN_SHARE = 0.92  # a search asked to return within T seconds stops after 92% of T ...
+RETURN_LATENCY = 0.03  # ... less 30 ms: polling, converting the result, waking the caller
+DEPTH_SHARE = 0.45  # the engines start no new depth once this share of the move's time is gone
+DEEPEN_TO_DEADLINE = 1.0  # start depths until the deadline (the textbook opponent, some games)
+DEFAULT_SECONDS = 1.0  # a move's time when a caller gives no deadline, depth or node limit
+MOST_SHORTENED = 0.5  # a caller's shortening (the web's lateness) leaves at least this share
 
 
 def budget(seconds: float) -> float:
@@ -54,7 +57,94 @@ def budget(seconds: float) -> float:
     takes a few milliseconds more; on a busy machine (load 4 on 2 cores) the search
     thread may wait tens of milliseconds for a core, so the margin is 8% + 30 ms.
     """
-    return max(0.92 * seconds - 0.03, 0.005)
+    return max(RETURN_SHARE * seconds - RETURN_LATENCY, 0.005)
+
+
+def exit_margin(seconds: float) -> float:
+    """How long before a course command's SECONDS it exits: room for a late wake-up on a
+    busy machine and for exiting (the grader's clock started with the process)."""
+    return min(0.25 + 0.03 * seconds, 2.0)
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When a move must be returned (`at`) and when its time began (`started`), both on
+    the monotonic clock: the one thing a front end hands a player about time."""
+
+    started: float
+    at: float
+
+    @classmethod
+    def after(cls, seconds: float) -> Deadline:
+        """The deadline `seconds` from now."""
+        now = time.monotonic()
+        return cls(now, now + seconds)
+
+    @classmethod
+    def for_course(cls, seconds: float) -> Deadline:
+        """A course command's deadline: SECONDS from the process's start (the grader's
+        clock), less `exit_margin`."""
+        started = time.monotonic() - process_age()
+        return cls(started, started + seconds - exit_margin(seconds))
+
+    @property
+    def seconds(self) -> float:
+        """The whole time the move was given."""
+        return self.at - self.started
+
+    def remaining(self) -> float:
+        """Seconds left until `at` (negative once it has passed)."""
+        return self.at - time.monotonic()
+
+    def search_until(self) -> Deadline:
+        """The deadline a search must stop by for the move to be returned by `at`
+        (`budget` of the time left)."""
+        now = time.monotonic()
+        return replace(self, at=now + budget(max(self.at - now, 0.0)))
+
+    def may_start_depth(self, share: float) -> bool:
+        """Whether a new depth may start: less than `share` of the move's time has gone."""
+        return time.monotonic() - self.started < share * self.seconds
+
+    def sooner(self, seconds: float) -> Deadline:
+        """`seconds` earlier (a caller's own lateness), keeping `MOST_SHORTENED` of the time."""
+        kept = self.started + MOST_SHORTENED * self.seconds
+        return replace(self, at=max(self.at - seconds, kept))
+
+
+@dataclass(frozen=True)
+class Limit:
+    """When to stop thinking: any of seconds (from the call), a deadline (the search stops
+    at its `at`), depth (plies) or nodes; None means no bound."""
+
+    time: float | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    deadline: Deadline | None = None
+
+    def from_now(self) -> Limit:
+        """This limit with its seconds turned into a deadline: they count from the call,
+        set-up included (the sooner of the two deadlines if both are given)."""
+        if self.time is None:
+            return self
+        deadline = Deadline.after(self.time)
+        if self.deadline is not None and self.deadline.at < deadline.at:
+            deadline = self.deadline
+        return replace(self, time=None, deadline=deadline)
+
+    def seconds(self) -> float | None:
+        """The search's time from now: the sooner of `time` and the deadline (at least 1 ms)."""
+        times = [t for t in (self.time, None if self.deadline is None
+                             else self.deadline.remaining()) if t is not None]
+        return max(min(times), 0.001) if times else None
+
+    def __post_init__(self) -> None:
+        if self.time is not None and not self.time > 0:
+            raise ValueError(f"time limit must be positive, got {self.time}")
+        if self.depth is not None and self.depth < 1:
+            raise ValueError(f"depth limit must be at least 1, got {self.depth}")
+        if self.nodes is not None and self.nodes < 1:
+            raise ValueError(f"node limit must be at least 1, got {self.nodes}")
 
 
 def process_age() -> float:

@@ -11,14 +11,14 @@ loss is proven.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Iterator
 
 import numpy as np
 
 from aviary.search import alphabeta
 from aviary.search.alphabeta import INF, MATE, Workspace
-from aviary.search.clock import Limit, StopTimer
+from aviary.search.clock import Limit
+from aviary.search.iteration import UNBOUNDED, Deepening
 from aviary.search.report import Kernels, RawReport
 
 
@@ -65,42 +65,32 @@ def iterate(
         return
     if len(kernels) != 7:
         raise ValueError(f"expected 7 kernels (or 8 with chance), got {len(kernels)}")
-    started = time.monotonic()
-    node_limit = limit.nodes if limit.nodes is not None else 2**62
-    max_depth = min(limit.depth or alphabeta.MAX_PLY - 1, alphabeta.MAX_PLY - 1)
+    run = Deepening.begin(limit, stop, alphabeta.MAX_PLY)
     workspace.set_game_history(history)
-    workspace.new_search(2**62, quiesce, lmr, null_move)
-    # a deadline flag of this search's own: a timer of an abandoned earlier search cannot
-    # stop this one; the caller's flag (if any) is only ever read
-    timeout = np.zeros(1, dtype=np.int64)
-    cancel = stop if stop is not None else np.zeros(1, dtype=np.int64)
-    arrays = workspace.arrays(cancel, timeout)
-    never = np.zeros(1, dtype=np.int64)
-    with StopTimer(timeout, limit.time):
+    workspace.new_search(UNBOUNDED, quiesce, lmr, null_move)
+    arrays = workspace.arrays(run.cancel, run.timeout)
+    with run.timer():
         score = 0
-        for depth in range(1, max_depth + 1):
-            if depth > 1 and (cancel[0] or timeout[0]):  # a small search polls rarely
+        for depth in run.depths():
+            if depth > 1 and run.interrupted():
                 workspace.ctx[alphabeta.ABORTED] = 1
                 return
             if depth == 1:
-                first = workspace.arrays(never, never)
+                first = workspace.arrays(run.never, run.never)
                 workspace.ctx[alphabeta.HORIZON] = 0
                 score = int(alphabeta.negamax(state, 1, 0, -INF, INF, first, *kernels))
-                workspace.ctx[alphabeta.NODE_LIMIT] = node_limit
+                workspace.ctx[alphabeta.NODE_LIMIT] = run.node_limit
             else:
                 score = _aspirated(state, depth, score, aspiration, arrays, kernels, workspace)
             if workspace.ctx[alphabeta.ABORTED]:
                 workspace.reset_seen()
                 return
-            length = int(workspace.pv_length[0])
-            pv = tuple(int(move) for move in workspace.pv[0, :length])
-            if not pv:  # no legal move, or the game is over: nothing to report
+            report = run.report(depth, score, workspace.pv, workspace.pv_length,
+                                int(workspace.ctx[alphabeta.NODES]),
+                                int(workspace.ctx[alphabeta.SELDEPTH]))
+            if report is None:  # no legal move, or the game is over: nothing to report
                 return
-            seconds = time.monotonic() - started
-            yield RawReport(
-                depth, score, pv, int(workspace.ctx[alphabeta.NODES]), seconds,
-                int(workspace.ctx[alphabeta.SELDEPTH]),
-            )
+            yield report
             if workspace.ctx[alphabeta.HORIZON] == 0:
                 return  # solved: no leaf was cut by depth, deeper searches repeat this one
             if abs(score) > MATE // 2 and depth >= MATE - abs(score) + 2:

@@ -47,7 +47,6 @@ Repetitions of the game's history or of the path are draws, as in alphabeta.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Iterator
 
 import numpy as np
@@ -73,11 +72,13 @@ from aviary.search.alphabeta import (
     _from_tt,
     _pick,
     _poll,
+    extend_pv,
     probe_tt,
     repeated,
     store_tt,
 )
-from aviary.search.clock import Limit, StopTimer
+from aviary.search.clock import Limit
+from aviary.search.iteration import UNBOUNDED, Deepening
 from aviary.search.report import Kernels, RawReport
 
 CHANCE = types.int64(STATE, types.int64[::1], types.int64[::1])
@@ -173,10 +174,7 @@ def search(
                 best = score
                 best_move = move
                 if score > alpha:
-                    pv[ply, ply] = move
-                    for j in range(ply + 1, pv_length[ply + 1]):
-                        pv[ply, j] = pv[ply + 1, j]
-                    pv_length[ply] = max(pv_length[ply + 1], ply + 1)
+                    extend_pv(pv, pv_length, ply, move)
                 if score >= beta:
                     break
         if best >= beta:
@@ -298,11 +296,9 @@ def iterate(
     """
     if len(kernels) != 8:
         raise ValueError(f"expectimax needs 8 kernels (the eighth: chance), got {len(kernels)}")
-    started = time.monotonic()
-    node_limit = limit.nodes if limit.nodes is not None else 2**62
-    max_depth = min(limit.depth or MAX_PLY - 1, MAX_PLY - 1)
+    run = Deepening.begin(limit, stop, MAX_PLY)
     workspace.set_game_history(history)
-    workspace.new_search(2**62, quiesce=False, lmr=False)
+    workspace.new_search(UNBOUNDED, quiesce=False, lmr=False)
     ctx = workspace.ctx
     if bounds is not None:
         low, high = bounds
@@ -310,31 +306,25 @@ def iterate(
             raise ValueError(f"bounds must satisfy -INF < lower <= upper < INF, got {bounds}")
         ctx[PRUNING] = STAR2 if star2 else STAR1
         ctx[LOW], ctx[HIGH] = low, high
-    timeout = np.zeros(1, dtype=np.int64)
-    cancel = stop if stop is not None else np.zeros(1, dtype=np.int64)
-    never = np.zeros(1, dtype=np.int64)
-    with StopTimer(timeout, limit.time):
-        for depth in range(1, max_depth + 1):
-            if depth > 1 and (cancel[0] or timeout[0]):  # a small search polls rarely
+    with run.timer():
+        for depth in run.depths():
+            if depth > 1 and run.interrupted():
                 ctx[ABORTED] = 1
                 return
-            flags = (never, never) if depth == 1 else (cancel, timeout)
+            flags = (run.never, run.never) if depth == 1 else (run.cancel, run.timeout)
             arrays = _arrays(workspace, *flags)
             ctx[HORIZON] = 0
             score = int(search(state, depth, 0, -INF, INF, arrays, *kernels))
             if depth == 1:
-                ctx[NODE_LIMIT] = node_limit
+                ctx[NODE_LIMIT] = run.node_limit
             if ctx[ABORTED]:
                 workspace.reset_seen()
                 return
-            length = int(workspace.pv_length[0])
-            pv = tuple(int(move) for move in workspace.pv[0, :length])
-            if not pv:
+            report = run.report(depth, score, workspace.pv, workspace.pv_length,
+                                int(ctx[NODES]), int(ctx[SELDEPTH]))
+            if report is None:
                 return
-            yield RawReport(
-                depth, score, pv, int(ctx[NODES]), time.monotonic() - started,
-                int(ctx[SELDEPTH]),
-            )
+            yield report
             if ctx[HORIZON] == 0:
                 return
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 Kernels = tuple[Callable[..., object], ...]
+MATE = 1_000_000  # a won position's score; a win in p plies scores MATE - p
 
 
 @dataclass(frozen=True)

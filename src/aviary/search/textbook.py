@@ -32,15 +32,15 @@ is proven within the depth searched.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import numpy as np
 from numba import cfunc, njit
 
-from aviary.search.alphabeta import MATE, MAX_PLY, NOT_OVER
-from aviary.search.clock import Limit, StopTimer
+from aviary.search.alphabeta import MATE, MAX_PLY, NOT_OVER, extend_pv
+from aviary.search.clock import Limit
 from aviary.search.expectimax import CHANCE
+from aviary.search.iteration import UNBOUNDED, Deepening
 from aviary.search.report import Kernels, RawReport
 
 INF = 2 * MATE
@@ -127,10 +127,7 @@ def negamax(state, depth, ply, alpha, beta, ws, generate, make, unmake, evaluate
             best = score
             if score > alpha:
                 alpha = score
-                pv[ply, ply] = move
-                for j in range(ply + 1, pv_length[ply + 1]):
-                    pv[ply, j] = pv[ply + 1, j]
-                pv_length[ply] = max(pv_length[ply + 1], ply + 1)
+                extend_pv(pv, pv_length, ply, move)
                 if alpha >= beta:
                     break
     return best
@@ -146,41 +143,35 @@ def iterate(
 ) -> Iterator[RawReport]:
     """A `RawReport` after each completed depth 1, 2, 3, ... until `limit` runs out.
 
-    `limit.time` is the search's own deadline (a caller that must answer within
-    some seconds asks `aviary.search.clock.budget` for it); `limit.nodes` counts
+    `limit`'s time (seconds or deadline) is when the search stops (a caller that must
+    answer by a deadline asks `Deadline.search_until` for it); `limit.nodes` counts
     every node of every depth; depth 1 always completes, ignoring both and
     `stop` (the caller's one-element flag: setting it cancels the depth under
     way). A depth cut short is thrown away. `state` is restored after each depth.
     """
     if len(kernels) != 6:
         raise ValueError(f"the textbook search takes 6 kernels, got {len(kernels)}")
-    started = time.monotonic()
-    node_limit = limit.nodes if limit.nodes is not None else 2**62
-    max_depth = min(limit.depth or MAX_PLY - 1, MAX_PLY - 1)
+    run = Deepening.begin(limit, stop, MAX_PLY)
     ctx = workspace.ctx
     ctx[:] = 0
-    ctx[NODE_LIMIT] = 2**62
-    timeout = np.zeros(1, dtype=np.int64)
-    cancel = stop if stop is not None else np.zeros(1, dtype=np.int64)
-    never = np.zeros(1, dtype=np.int64)
-    with StopTimer(timeout, limit.time):
-        for depth in range(1, max_depth + 1):
-            if depth > 1 and (cancel[0] or timeout[0] or ctx[NODES] >= node_limit):
+    ctx[NODE_LIMIT] = UNBOUNDED
+    with run.timer():
+        for depth in run.depths():
+            if depth > 1 and (run.interrupted() or ctx[NODES] >= run.node_limit):
                 ctx[ABORTED] = 1
                 return
-            arrays = workspace.arrays(never, never) if depth == 1 else workspace.arrays(
-                cancel, timeout)
+            arrays = workspace.arrays(run.never, run.never) if depth == 1 else workspace.arrays(
+                run.cancel, run.timeout)
             ctx[HORIZON] = ctx[CHANCES] = 0
             score = int(negamax(state, depth, 0, -INF, INF, arrays, *kernels))
-            ctx[NODE_LIMIT] = node_limit
+            ctx[NODE_LIMIT] = run.node_limit
             if ctx[ABORTED]:
                 return
-            length = int(workspace.pv_length[0])
-            if length == 0:  # the game is over or the mover has no move
+            report = run.report(depth, score, workspace.pv, workspace.pv_length,
+                                int(ctx[NODES]), int(ctx[SELDEPTH]))
+            if report is None:  # the game is over or the mover has no move
                 return
-            pv = tuple(int(move) for move in workspace.pv[0, :length])
-            yield RawReport(depth, score, pv, int(ctx[NODES]), time.monotonic() - started,
-                            int(ctx[SELDEPTH]))
+            yield report
             if ctx[HORIZON] == 0:
                 return  # every line reached the game's end: deeper searches repeat this one
             if ctx[CHANCES] == 0 and MATE - abs(score) <= depth:

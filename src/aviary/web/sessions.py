@@ -31,6 +31,7 @@ from aviary.games import registry
 from aviary.games.base import Game, IllegalMove, Outcome
 from aviary.games.match import Match
 from aviary.games.registry import GameSpec
+from aviary.search.clock import Deadline
 from aviary.web import boards
 from aviary.web.workers import ProcessSearches, Thought
 
@@ -342,8 +343,7 @@ class Sessions:
         """Load `spec`'s main engine (default options) in each engine process, in the background."""
         game = spec.make()
         for _ in range(self.workers):
-            self.searches.warm(str(spec.game), spec.engines[spec.main_engine],
-                               tuple(sorted(game.settings.items())))
+            self.searches.warm(spec, spec.main_engine, tuple(sorted(game.settings.items())))
 
     def shutdown(self) -> None:
         for session_id in list(self._sessions):
@@ -378,9 +378,9 @@ class Sessions:
                                       None if thought is None else Thought(**thought))
 
         future, stop = self.searches.start(
-            str(spec.game), spec.engines[spec.main_engine],
-            tuple(sorted(game.settings.items())), game.encode(state),
-            [game.encode(before) for before in session.match.history], seconds, margin, heard)
+            spec, spec.main_engine, tuple(sorted(game.settings.items())), game.encode(state),
+            [game.encode(before) for before in session.match.history],
+            Deadline(called, called + seconds).sooner(margin), heard)
         session.stop = stop
         done = asyncio.wrap_future(future)
 

@@ -37,11 +37,11 @@ from typing import Any
 
 import numpy as np
 
-from aviary.games.base import Game
+from aviary.games.base import Game, Player, Report
+from aviary.games.registry import GameSpec
+from aviary.search.clock import Deadline
 
 SLOTS = 1024  # searches that can run (or wait) at once
-EARLY_STOP = 0.5  # no new depth once this share of the time per move is spent
-MIN_SHARE = 0.5  # however late searches come back, each gets at least this share
 
 
 @dataclass
@@ -61,7 +61,6 @@ class Thought:
 
 _flags: np.ndarray | None = None
 _reports: Any = None
-_engines: dict[tuple[str, str, tuple[tuple[str, Any], ...]], tuple[Any, Any]] = {}
 _PR_SET_PDEATHSIG = 1
 
 
@@ -77,40 +76,35 @@ def _start_worker(flags: Any, reports: Any) -> None:
     _reports = reports
 
 
-def _engine(game_target: str, engine_target: str,
-            settings: tuple[tuple[str, Any], ...]) -> tuple[Any, Any]:
-    key = (game_target, engine_target, settings)
-    if key not in _engines:
-        from aviary.games.registry import load
-
-        game = load(game_target)(**dict(settings))
-        _engines[key] = (game, load(engine_target)(game))
-    return _engines[key]
+def _player(spec: GameSpec, engine_name: str,
+            settings: tuple[tuple[str, Any], ...]) -> tuple[Game[Any, Any], Player[Any, Any]]:
+    """The game and its player, built once per worker by the registry's spec (handed over
+    whole: a worker process knows only the games registered at import)."""
+    game = spec.make(**dict(settings))
+    return game, spec.engine(engine_name, game)
 
 
 def _nothing() -> None:
     """A task that only makes the pool start a process."""
 
 
-def warm(game_target: str, engine_target: str, settings: tuple[tuple[str, Any], ...]) -> None:
+def warm(spec: GameSpec, engine_name: str, settings: tuple[tuple[str, Any], ...]) -> None:
     """Load (or compile) an engine in this worker."""
-    _, engine = _engine(game_target, engine_target, settings)
-    if hasattr(engine, "warmup"):
-        engine.warmup()
+    _player(spec, engine_name, settings)[1].warmup()
 
 
-def run_search(search_id: int, slot: int, game_target: str, engine_target: str,
+def run_search(search_id: int, slot: int, spec: GameSpec, engine_name: str,
                settings: tuple[tuple[str, Any], ...], position: str, history: list[str],
-               seconds: float, margin: float) -> tuple[str | None, float]:
+               deadline: Deadline) -> tuple[str | None, float]:
     """(the move's notation or None, seconds searched) for the encoded `position`."""
     began = time.monotonic()
     try:
-        game, engine = _engine(game_target, engine_target, settings)
+        game, engine = _player(spec, engine_name, settings)
         state = game.decode(position)
         assert _flags is not None
         stop = _flags[slot:slot + 1]
-        move = search(engine, game, state, [game.decode(h) for h in history], seconds, stop,
-                      margin, lambda thought: _reports.put((search_id, asdict(thought))))
+        move = search(engine, game, state, [game.decode(h) for h in history], deadline, stop,
+                      lambda thought: _reports.put((search_id, asdict(thought))))
         text = None if move is None else game.move_text(state, move)
         return text, time.monotonic() - began
     finally:
@@ -172,11 +166,12 @@ class ProcessSearches:
             if listener is not None:
                 listener(thought)
 
-    def start(self, spec_game: str, spec_engine: str, settings: tuple[tuple[str, Any], ...],
-              position: str, history: list[str], seconds: float, margin: float,
+    def start(self, spec: GameSpec, engine_name: str, settings: tuple[tuple[str, Any], ...],
+              position: str, history: list[str], deadline: Deadline,
               listener: Callable[[dict[str, Any]], None]) -> tuple[Future[Any], np.ndarray]:
-        """Start a search; (its future, its stop flag). Raises RuntimeError when all slots
-        are taken."""
+        """Start a search to return by `deadline` (the monotonic clock is the machine's:
+        the worker keeps it as is); (its future, its stop flag). Raises RuntimeError when
+        all slots are taken."""
         if not self._free:
             raise RuntimeError("too many searches at once")
         slot = self._free.popleft()
@@ -184,8 +179,8 @@ class ProcessSearches:
         self._next_id += 1
         search_id = self._next_id
         self._listeners[search_id] = listener
-        future = self.pool.submit(run_search, search_id, slot, spec_game, spec_engine, settings,
-                                  position, history, seconds, margin)
+        future = self.pool.submit(run_search, search_id, slot, spec, engine_name, settings,
+                                  position, history, deadline)
 
         def release(finished: Future[Any]) -> None:
             self._free.append(slot)  # the worker polls it no more
@@ -195,9 +190,9 @@ class ProcessSearches:
         future.add_done_callback(release)
         return future, self.flags[slot:slot + 1]
 
-    def warm(self, spec_game: str, spec_engine: str,
+    def warm(self, spec: GameSpec, engine_name: str,
              settings: tuple[tuple[str, Any], ...]) -> Future[Any]:
-        return self.pool.submit(warm, spec_game, spec_engine, settings)
+        return self.pool.submit(warm, spec, engine_name, settings)
 
     def shutdown(self, wait: float = 5.0) -> None:
         """Stop every search and end the engine processes (within `wait` seconds, then kill).
@@ -227,34 +222,20 @@ class ProcessSearches:
 # --- the search itself -------------------------------------------------------------------
 
 
-def search(engine: Any, game: Game[Any, Any], state: Any, history: list[Any], seconds: float,
-           stop: np.ndarray, margin: float, report: Callable[[Thought], object]) -> Any:
-    """The engine's move for `state` within `seconds` or until `stop[0]` (runs in a worker).
-
-    The search plans to end `margin` seconds early: how late searches have lately come
-    back on this machine (a loaded machine runs many games' searches at once).
-    """
-    from aviary.search.clock import Limit, budget
-
-    moves = game.legal_moves(state)
-    if not moves:
+def search(engine: Player[Any, Any], game: Game[Any, Any], state: Any, history: list[Any],
+           deadline: Deadline, stop: np.ndarray, report: Callable[[Thought], object]) -> Any:
+    """The engine's move for `state` by `deadline` or until `stop[0]` (runs in a worker);
+    None when the mover has no move. Each finished depth goes to `report`."""
+    if not game.legal_moves(state):
         return None
-    if not hasattr(engine, "think"):  # a one-call player: no reports, no early stop
-        return engine.best_move(state, time=seconds)
-    best = None
-    started = time.monotonic()
-    deadline = max(budget(seconds) - margin, MIN_SHARE * seconds)
-    for found in engine.think(state, Limit(time=deadline), **_stop_options(stop),
-                              history=history):
-        best = found.move
+
+    def thought(found: Report[Any]) -> None:
         report(Thought(found.depth, found.score, found.mate_in,
-                       game.move_text(state, found.move),
-                       _line(game, state, found.pv), found.nodes, found.nps, found.seconds))
-        # a depth costs more than all before it: one begun past EARLY_STOP would be cut
-        # off and thrown away, and would only slow the other games' searches
-        if stop[0] or time.monotonic() - started > EARLY_STOP * seconds:
-            break
-    return best if best is not None else moves[0]
+                       game.move_text(state, found.move), _line(game, state, found.pv),
+                       found.nodes, found.nps, found.seconds))
+
+    return engine.best_move(state, deadline=deadline, stop=stop, history=history,
+                            on_report=thought)
 
 
 def _line(game: Game[Any, Any], state: Any, pv: tuple[Any, ...]) -> list[str]:
@@ -263,12 +244,3 @@ def _line(game: Game[Any, Any], state: Any, pv: tuple[Any, ...]) -> list[str]:
         texts.append(game.move_text(state, move))
         state = game.play(state, move)
     return texts
-
-
-def _stop_options(stop: np.ndarray) -> dict[str, Any]:
-    """`stop=` for engines whose search polls a caller's flag (the search core's `iterate`)."""
-    import inspect
-
-    from aviary.search.deepening import iterate
-
-    return {"stop": stop} if "stop" in inspect.signature(iterate).parameters else {}

@@ -6,9 +6,12 @@ import random
 import numpy as np
 import pytest
 
-from aviary.games.foxgeese import endgame, engine, rules, shapes
+from aviary.games import registry
+from aviary.games.foxgeese import endgame, rules, shapes
 from aviary.games.foxgeese import endgame_kernels as kernels
 from aviary.search.clock import Limit
+
+ENGINE = registry.spec("foxgeese").engine("engine", rules.FoxGeese())  # kept by the registry
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -188,6 +191,6 @@ def test_the_engine_answers_from_the_table_with_its_exact_result():
         result, distance = endgame.value(position)
         if result == endgame.WIN:
             break
-    reports = list(engine.think(position, Limit(depth=4)))
+    reports = list(ENGINE.think(position, Limit(depth=4)))
     assert len(reports) == 1 and reports[0].mate_in == distance
     assert reports[0].move == endgame.probe(position).move

@@ -11,6 +11,8 @@ from aviary.games.foxgeese import depth2, engine, kernels, quick, rules
 from aviary.games.foxgeese.rules import Move
 from aviary.search.clock import Limit
 
+ENGINE = registry.spec("foxgeese").engine("engine", rules.FoxGeese())  # kept by the registry
+
 
 def at(row: int, col: int) -> int:
     return row * 7 + col
@@ -34,11 +36,11 @@ TRAP = position("g", r0c3="F", r0c2="G", r1c3="G", r2c3="G", r1c4="G", r3c4="G",
 
 
 def test_engine_takes_the_winning_capture():
-    assert engine.best_move(LAST_CAPTURE, depth=2) == Move(at(3, 3), at(3, 5), at(3, 4))
+    assert ENGINE.best_move(LAST_CAPTURE, depth=2) == Move(at(3, 3), at(3, 5), at(3, 4))
 
 
 def test_engine_as_geese_traps_the_fox():
-    move = engine.best_move(TRAP, depth=3)
+    move = ENGINE.best_move(TRAP, depth=3)
     after = rules.play(TRAP, move)
     assert rules.outcome(after) == ("g", "no-foxes")
 
@@ -61,13 +63,13 @@ def test_quick_player_takes_the_winning_capture_and_traps_the_fox():
 def test_engine_sees_the_pincer_win_with_two_foxes():
     # pinching the second-last elephant leaves one elephant and no geese: the foxes win
     pos = position("f", "elephants", r3c2="F", r3c3="E", r2c4="F", r6c3="E")
-    move = engine.best_move(pos, depth=3)
+    move = ENGINE.best_move(pos, depth=3)
     assert rules.outcome(rules.play(pos, move)) == ("f", "one-elephant")
 
 
 def test_think_reports_each_depth_with_a_legal_board_and_principal_variation():
     start = rules.start_position("elephants", shrink=True)
-    reports = list(engine.think(start, Limit(depth=5)))
+    reports = list(ENGINE.think(start, Limit(depth=5)))
     assert [r.depth for r in reports] == [1, 2, 3, 4, 5]
     legal = rules.successors(start)
     for report in reports:
@@ -104,7 +106,7 @@ def test_engine_textbook_and_depth2_play_legal_games_to_the_end(variant, shrink)
 def test_best_move_raises_when_there_is_no_legal_move():
     walled = position("f", r0c2="F", r0c3="G", r0c4="G", r1c2="G", r2c2="G", r6c2="G")
     with pytest.raises(NoMoveError):
-        engine.best_move(walled, depth=2)
+        ENGINE.best_move(walled, depth=2)
     with pytest.raises(NoMoveError):
         depth2.best_move(walled)
     with pytest.raises(NoMoveError):

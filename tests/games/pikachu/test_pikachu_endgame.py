@@ -17,13 +17,19 @@ import sys
 import numpy as np
 import pytest
 
-from aviary.games.pikachu import endgame, engine, rules
+from aviary.games import registry
+from aviary.games.pikachu import endgame, rules
 from aviary.games.pikachu import endgame_kernels as kernels
 from aviary.search.clock import Limit
 from aviary.search.retrograde import TERMINAL, exit_distance, exit_result
 
 MATERIALS = [(1, 1), (2, 1), (1, 2), (3, 1), (1, 3), (2, 2)]
 BINOMIALS = kernels.binomials(64)
+
+
+def main_engine(n: int):
+    """The engine (`aviary:engine`) of the n x n game, as the registry keeps it."""
+    return registry.spec("pikachu").engine("engine", rules.Pikachu(n=n))
 
 
 def random_position(mover: int, other: int, chooser: random.Random) -> rules.Position:
@@ -288,14 +294,15 @@ def test_cached_use_never_builds(fresh_cache):
 
 def test_engine_under_a_time_limit_reads_tables_but_never_builds_them(fresh_cache):
     position = rules.Position(8, "W" + "." * 8 + "B" + "." * 54, "w")
-    reports = list(engine.think(position, Limit(time=0.3)))
+    reports = list(main_engine(position.n).think(position, Limit(time=0.3)))
     assert reports and reports[-1].nodes > 0  # searched: no table yet
     assert not list(fresh_cache.iterdir())
-    reports = list(engine.think(position, Limit(depth=3)))  # no time limit: built first
+    # no time limit: built first
+    reports = list(main_engine(position.n).think(position, Limit(depth=3)))
     assert len(reports) == 1 and reports[0].nodes == 0
     assert reports[0].move == endgame.probe(position).move
     assert endgame.table_path((1, 1)).exists()
-    reports = list(engine.think(position, Limit(time=0.3)))  # now cached: read
+    reports = list(main_engine(position.n).think(position, Limit(time=0.3)))  # now cached: read
     assert len(reports) == 1 and reports[0].nodes == 0
 
 
@@ -319,19 +326,19 @@ def test_engine_plays_the_table_move_and_reports_the_distance(endgame_tables):
     position = _won_position((3, 1), 7, player="b")
     verdict = endgame.probe(position)
     assert verdict is not None and verdict.describe() == "win in 7"
-    reports = list(engine.think(position, Limit(time=0.5)))
+    reports = list(main_engine(position.n).think(position, Limit(time=0.5)))
     assert len(reports) == 1 and reports[0].mate_in == 7 and reports[0].move == verdict.move
-    assert engine.best_move(position, time=0.5) == verdict.move
+    assert main_engine(position.n).best_move(position, time=0.5) == verdict.move
     # defending a lost position: the longest resistance
     after = rules.play(position, verdict.move)
-    defence = engine.best_move(after, time=0.5)
+    defence = main_engine(after.n).best_move(after, time=0.5)
     assert value(rules.play(after, defence)) == (1, 5)
-    assert list(engine.think(after, Limit(depth=2)))[0].mate_in == -6
+    assert list(main_engine(after.n).think(after, Limit(depth=2)))[0].mate_in == -6
 
 
 def test_engine_without_tables_searches(endgame_tables):
     position = _won_position((3, 1), 7)
-    reports = list(engine.think(position, Limit(depth=3), tables="off"))
+    reports = list(main_engine(position.n).think(position, Limit(depth=3), tables="off"))
     assert [report.depth for report in reports] == [1, 2, 3] and reports[-1].nodes > 0
 
 

@@ -7,9 +7,16 @@ from functools import cache
 import pytest
 
 from aviary.errors import NoMoveError
+from aviary.games import registry
 from aviary.games.pikachu import engine, rules
 from aviary.search import alphabeta
 from aviary.search.clock import Limit
+
+
+@cache
+def main_engine(n: int):
+    """The engine (`aviary:engine`) of the n x n game, as the registry keeps it."""
+    return registry.spec("pikachu").engine("engine", rules.Pikachu(n=n))
 
 
 @cache
@@ -35,7 +42,7 @@ def test_engine_takes_the_winning_capture():
     # white Pikachu can jump black's last piece; a Pichu push elsewhere would not win
     board = "W..b..." + "......." + "w......" + "." * 28
     position = rules.parse(7, board, "w")
-    move = engine.best_move(position, depth=3)
+    move = main_engine(position.n).best_move(position, depth=3)
     assert rules.winner(rules.play(position, move)) == "w"
 
 
@@ -43,7 +50,7 @@ def test_engine_avoids_a_one_move_loss():
     # white's only Pichu stands on the row of a black Pikachu: only stepping forward survives
     board = "." * 21 + "B..w..." + "." * 21
     position = rules.parse(7, board, "w")
-    move = engine.best_move(position, depth=4)
+    move = main_engine(position.n).best_move(position, depth=4)
     assert move == rules.Move(3 * 7 + 3, 4 * 7 + 3)
 
 
@@ -51,7 +58,7 @@ def test_engine_finds_a_forced_win_in_3_plies():
     board = ".bW...bw" + "." * 30 + "w" + "." * 10
     position = rules.parse(7, board, "w")
     assert wins_within(position, 3) and not wins_within(position, 1)
-    reports = list(engine.think(position, Limit(depth=6)))
+    reports = list(main_engine(position.n).think(position, Limit(depth=6)))
     assert reports[-1].mate_in == 3
     after = rules.play(position, reports[-1].move)
     assert all(wins_within(rules.play(after, reply), 1) for reply in rules.legal_moves(after))
@@ -59,7 +66,7 @@ def test_engine_finds_a_forced_win_in_3_plies():
 
 def test_think_reports_each_depth_with_a_legal_board_and_principal_variation():
     position = rules.start_position(8)
-    reports = list(engine.think(position, Limit(depth=5)))
+    reports = list(main_engine(position.n).think(position, Limit(depth=5)))
     assert [report.depth for report in reports] == [1, 2, 3, 4, 5]
     for report in reports:
         assert rules.is_legal_successor(position, report.answer)
@@ -71,7 +78,7 @@ def test_think_reports_each_depth_with_a_legal_board_and_principal_variation():
 
 
 def test_think_stops_at_the_node_limit_with_the_last_completed_depth():
-    player = engine.make_engine(rules.Pikachu(n=10))
+    player = main_engine(10)
     position = rules.start_position(10)
     reports = list(player.think(position, Limit(nodes=3000)))
     depths = [report.depth for report in reports]
@@ -88,7 +95,7 @@ def test_think_stops_at_the_node_limit_with_the_last_completed_depth():
 def test_engine_and_textbook_return_legal_moves_for_every_board_size(n):
     position = rules.start_position(n)
     for _ in range(6):  # a few plies in, for both colours
-        move = engine.best_move(position, depth=2)
+        move = main_engine(position.n).best_move(position, depth=2)
         assert move in rules.legal_moves(position)
         assert textbook(n).best_move(position, depth=2) in rules.legal_moves(position)
         position = rules.play(position, move)
@@ -104,7 +111,7 @@ def test_engine_and_textbook_play_legal_games_to_the_end(seed):
         if ply < 4:
             move = chooser.choice(rules.legal_moves(position))
         elif position.player == "w":
-            move = engine.best_move(position, depth=3)
+            move = main_engine(position.n).best_move(position, depth=3)
         else:
             move = textbook(7).best_move(position, depth=2)
         assert move in rules.legal_moves(position)
@@ -119,7 +126,7 @@ def test_textbook_with_a_time_limit_returns_a_legal_move():
 
 def test_best_move_raises_when_there_is_no_legal_move():
     stuck = rules.parse(7, "bww" + "." * 46, "b")
-    for player in (engine.best_move, textbook(7).best_move):
+    for player in (main_engine(7).best_move, textbook(7).best_move):
         with pytest.raises(NoMoveError):
             player(stuck, depth=2)
 

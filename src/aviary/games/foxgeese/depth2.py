@@ -176,7 +176,7 @@ def best_move(position: rules.Position, *, time: float | None = None,
 
 def make_engine(game: rules.FoxGeese) -> MovePlayer[rules.Position, rules.Move]:
     """The depth-2 player as a registered player (`aviary:depth2` in the arena)."""
-    return MovePlayer(game, best_move, warmup)
+    return MovePlayer(game, best_move, warmup, name="aviary:depth2")
 
 
 def warmup() -> None:

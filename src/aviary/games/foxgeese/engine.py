@@ -44,12 +44,10 @@ fixed 1,000,000 nodes a move: 70% (4 wins, 6 draws) with 60, 85% (7, 3) with 300
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-
 import numpy as np
 from numba import cfunc, njit
 
-from aviary.games.engine import Engine, Report, Searcher
+from aviary.games.engine import Engine, Searcher
 from aviary.games.foxgeese import kernels, odds, quick, rules
 from aviary.games.foxgeese.kernels import (
     ELEPHANTS,
@@ -69,7 +67,6 @@ from aviary.games.foxgeese.kernels import (
 )
 from aviary.games.textbook import Textbook
 from aviary.search import alphabeta, textbook
-from aviary.search.alphabeta import Workspace
 from aviary.search.clock import Limit
 
 GOOSE = 100
@@ -313,32 +310,6 @@ def make_engine(game: rules.FoxGeese) -> Engine[rules.Position, rules.Move]:
     return Engine(game, FoxGeeseSearcher(), quick.best_move, tables=odds.probe)
 
 
-_engine = make_engine(rules.FoxGeese())  # the rules come with the position: one engine
-
-
-def workspace(player: str = "f") -> Workspace:
-    """This thread's reusable search arrays for `player`'s searches (the TT survives moves)."""
-    start = rules.start_position()
-    return _engine.workspace(start if player == "f" else rules.Position(start.board, "g", 1))
-
-
-def think(position: rules.Position, limit: Limit,
-          history: Sequence[rules.Position] = ()) -> Iterator[Report[rules.Move]]:
-    """Yield a `Report` after each completed depth until `limit`; nothing if no legal move.
-
-    `history`: the game's positions before `position` (repetitions of them are seen).
-    """
-    return _engine.think(position, limit, history=history)
-
-
-def best_move(
-    position: rules.Position, *, time: float | None = None, depth: int | None = None,
-    history: Sequence[rules.Position] = (),
-) -> rules.Move:
-    """The engine's move within `time` seconds and/or to `depth` plies (default: 1 s)."""
-    return _engine.best_move(position, time=time, depth=depth, history=history)
-
-
 def warmup() -> None:
     """Compile (or load from cache) every kernel the engine uses."""
     for variant in rules.VARIANTS:
@@ -346,7 +317,7 @@ def warmup() -> None:
         kernels.kernel_perft(position, 2)
         kernels.legal_moves(position)
         kernels.play(position, rules.legal_moves(position)[0])
-        for _ in think(position, Limit(depth=3)):
+        for _ in make_engine(rules.FoxGeese()).think(position, Limit(depth=3)):
             pass
         for _ in make_textbook(rules.FoxGeese()).think(position, Limit(depth=2)):
             pass

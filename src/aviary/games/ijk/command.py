@@ -19,11 +19,12 @@ from collections.abc import Sequence
 from functools import partial
 
 from aviary.errors import ArgumentParser, UsageError, refused_as_usage
+from aviary.games import registry
 from aviary.games.base import IllegalMove
 from aviary.games.engine import interruptible
 from aviary.games.ijk import rules
 from aviary.games.match import Match
-from aviary.search.clock import check_seconds
+from aviary.search.clock import Deadline, check_seconds
 
 
 def _parser() -> ArgumentParser:
@@ -82,9 +83,8 @@ def play_game(argv: Sequence[str]) -> int:
     players = {"+": args.upper, "-": args.lower}
     engine = None
     if "ai" in players.values():
-        from aviary.games.ijk.engine import make_engine
-
-        engine = make_engine(game)
+        spec = registry.spec(game.name)
+        engine = spec.engine(spec.main_engine, game)
     match = Match(game)
     print(show(game, match.state), flush=True)
     match.play_chances(rng)
@@ -99,7 +99,8 @@ def play_game(argv: Sequence[str]) -> int:
             move = typed
         else:
             assert engine is not None
-            move = interruptible(partial(engine.best_move, position, time=args.seconds))
+            move = interruptible(partial(engine.best_move, position,
+                                         deadline=Deadline.after(args.seconds)))
         match.play(move)
         match.play_chances(rng)  # the new tile, shown with the move
         print(f"{mover} played: {move}", flush=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from aviary.games import registry
 from aviary.games.ijk import quick, rules
 from aviary.search.clock import Limit
 
@@ -35,9 +36,8 @@ def next_move(game: Any, seconds: float = THINKING_SECONDS) -> Iterator[str]:
     if ijk.outcome(position) is not None:
         return
     yield str(quick.best_move(position))
-    from aviary.games.ijk import engine  # numba: loaded after the first answer is out
-
-    for report in engine.engine_for(ijk.variant, str(ijk.settings["mode"])).think(
-            position, Limit(time=seconds)):
+    spec = registry.spec(ijk.name)
+    engine = spec.engine(spec.main_engine, ijk)  # numba: loaded after the first answer is out
+    for report in engine.think(position, Limit(time=seconds)):
         if isinstance(report.move, str) and report.move in rules.DIRECTIONS:
             yield report.move

@@ -23,18 +23,18 @@ evaluation, so that the bounds Star1/Star2 prune with are tight.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable
 from typing import Any, NamedTuple
 
 import numpy as np
 from numba import cfunc, njit
 
-from aviary.games.engine import Engine, Report, Searcher
+from aviary.games.engine import Engine, Searcher
 from aviary.games.ijk import kernels, quick, rules
 from aviary.games.ijk.kernels import DET_SLOT, MATE, N_SLOT, NOT_OVER, SIDE
 from aviary.games.textbook import Textbook
 from aviary.search import alphabeta, expectimax
-from aviary.search.clock import Limit
+from aviary.search.clock import DEEPEN_TO_DEADLINE, Limit
 
 EVAL_LIMIT = 200_000
 WIN = EVAL_LIMIT + 1
@@ -222,7 +222,10 @@ def _weighted(weights: Weights) -> Any:
 
 
 class IJKSearcher(Searcher[rules.Position, rules.Move]):
-    """IJK positions as kernel arrays for one game's variant and mode."""
+    """IJK positions as kernel arrays for one game's variant and mode; it deepens to the
+    deadline (see `make_engine`)."""
+
+    depth_share = DEEPEN_TO_DEADLINE
 
     def __init__(self, game: rules.IJK, weights: Weights | None = None) -> None:
         self.game = game
@@ -263,35 +266,17 @@ def make_engine(game: rules.IJK, weights: Weights | None = None
 
     It searches until the deadline: stopping once 45% of the time had gone (the
     generic engine's guess that the next depth would not finish) scored 3/12
-    against this engine at 0.05 s a move (docs/games/ijk.md). It still stops
-    when the result is decided (`IJKSearcher.decided`, proven `det` results).
+    against this engine at 0.05 s a move (docs/games/ijk.md): `IJKSearcher.depth_share`.
+    It still stops when the result is decided (`IJKSearcher.decided`, proven `det` results).
     """
-    made = Engine(game, IJKSearcher(game, weights), quick.best_move)
-    made.next_depth_share = 1.0
-    return made
-
-
-_engines: dict[tuple[str, str], Engine[rules.Position, rules.Move]] = {}
-
-
-def engine_for(variant: str = "course", mode: str = "det") -> Engine[rules.Position, rules.Move]:
-    """One shared engine per variant and mode (its tables survive across moves)."""
-    if (variant, mode) not in _engines:
-        _engines[variant, mode] = make_engine(rules.IJK(variant=variant, mode=mode))
-    return _engines[variant, mode]
-
-
-def think(game: rules.IJK, position: rules.Position, limit: Limit
-          ) -> Iterator[Report[rules.Move]]:
-    """A `Report` after each completed depth until `limit`; nothing if the game is over."""
-    return engine_for(game.variant, str(game.settings["mode"])).think(position, limit)
+    return Engine(game, IJKSearcher(game, weights), quick.best_move)
 
 
 def warmup() -> None:
     """Compile (or load from cache) every kernel the engine uses."""
     for mode in ("det", "nondet"):
         game = rules.IJK(mode=mode)
-        for _ in think(game, game.start(), Limit(depth=2)):
+        for _ in make_engine(game).think(game.start(), Limit(depth=2)):
             pass
         for _ in make_textbook(game).think(game.start(), Limit(depth=2)):
             pass

@@ -10,25 +10,21 @@ of chasing them around forever. Tactics (captures, recaptures, promotions) are
 left to the quiescence search rather than guessed statically.
 
 `make_engine(game)` wraps these kernels in the shared anytime engine
-(`aviary.games.engine`); `think` and `best_move` are its module-level forms. A
+(`aviary.games.engine`; the registry builds and caches it per game settings). A
 Pikachu-only ending small enough for the solved tables (`endgame.py`) is answered
 from them instead: one Report with the table's move and its exact result.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 from numba import cfunc, njit
 
-from aviary.games.base import TableUse
-from aviary.games.engine import Engine, Report, Searcher
+from aviary.games.engine import Engine, Searcher
 from aviary.games.pikachu import endgame, kernels, quick, rules
 from aviary.games.pikachu.kernels import BOARD, N_SLOT, SIDE_SLOT
 from aviary.games.textbook import Textbook
 from aviary.search import alphabeta, textbook
-from aviary.search.alphabeta import Workspace
 from aviary.search.clock import Limit
 
 PICHU = 100
@@ -159,45 +155,13 @@ def make_engine(game: rules.Pikachu) -> Engine[rules.Position, rules.Move]:
     return Engine(game, PikachuSearcher(), quick.best_move, tables=endgame.probe)
 
 
-_engines: dict[int, Engine[rules.Position, rules.Move]] = {}
-
-
-def _engine(n: int) -> Engine[rules.Position, rules.Move]:
-    if n not in _engines:
-        _engines[n] = make_engine(rules.Pikachu(n=n))
-    return _engines[n]
-
-
-def workspace(n: int) -> Workspace:
-    """This thread's reusable search arrays for board size n (the TT survives across moves)."""
-    return _engine(n).workspace(rules.start_position(n))
-
-
-def think(
-    position: rules.Position, limit: Limit, *, tables: TableUse | None = None
-) -> Iterator[Report[rules.Move]]:
-    """Yield a `Report` after each completed depth until `limit`; nothing if no legal move.
-
-    `tables` as in `Engine.think` (a position in the endgame tables gets one report).
-    """
-    return _engine(position.n).think(position, limit, tables=tables)
-
-
-def best_move(
-    position: rules.Position, *, time: float | None = None, depth: int | None = None,
-    tables: TableUse | None = None,
-) -> rules.Move:
-    """The engine's move within `time` seconds and/or to `depth` plies (default: 1 s)."""
-    return _engine(position.n).best_move(position, time=time, depth=depth, tables=tables)
-
-
 def warmup() -> None:
     """Compile (or load from cache) every kernel the engine uses."""
     position = rules.start_position(8)
     kernels.kernel_perft(position, 2)
     kernels.legal_moves(position)
     kernels.board_from_state(kernels.state_from_position(position))
-    for _ in think(position, Limit(depth=3)):
+    for _ in make_engine(rules.Pikachu(n=8)).think(position, Limit(depth=3)):
         pass
     for _ in make_textbook(rules.Pikachu(n=8)).think(position, Limit(depth=2)):
         pass
