@@ -24,7 +24,8 @@ from aviary.search.alphabeta import MATE, Workspace
 from aviary.search.clock import DEPTH_SHARE, Deadline, Limit
 from aviary.search.deepening import RawReport, iterate
 
-__all__ = ["Engine", "MovePlayer", "Report", "Searcher", "WorkspaceCache", "interruptible"]
+__all__ = ["DeepeningPlayer", "Engine", "MovePlayer", "Report", "Searcher", "WorkspaceCache",
+           "interruptible"]
 
 Result = TypeVar("Result")
 
@@ -166,14 +167,86 @@ class MovePlayer(Generic[State, Move]):
         return reports[0].move
 
 
-class Engine(Generic[State, Move]):
+class DeepeningPlayer(Generic[State, Move]):
+    """A player whose `think` deepens one depth at a time: `best_move` written once.
+
+    Subclasses give `game` and `think`; `best_move` keeps the deadline (its search ends
+    by `Deadline.search_until`, and no new depth starts once `depth_share` of the move's
+    time has gone: the next depth would most likely be cut and thrown away) and stops
+    once a score is `decided`. A game's own plain-Python player (a new game before it
+    has kernels) is one of these as much as the compiled `Engine`.
+    """
+
+    game: Game[State, Move]
+    counts_nodes = True
+
+    @property
+    def depth_share(self) -> float:
+        """The share of a move's time after which `best_move` starts no new depth."""
+        return DEPTH_SHARE
+
+    def warmup(self) -> None:
+        """Nothing to compile (an `Engine` loads its compiled search here)."""
+
+    def think(self, state: State, limit: Limit, *, stop: np.ndarray | None = None,
+              history: Sequence[State] = ()) -> Iterator[Report[Move]]:
+        raise NotImplementedError
+
+    def decided(self, score: int) -> bool:
+        """True when a root `score` ends the iterations early (a proven result)."""
+        return abs(score) >= MATE // 2
+
+    def _reports(self, state: State, limit: Limit, stop: np.ndarray | None,
+                 history: Sequence[State], tables: TableUse | None) -> Iterator[Report[Move]]:
+        return self.think(state, limit, stop=stop, history=history)
+
+    def best_move(
+        self,
+        state: State,
+        *,
+        deadline: Deadline | None = None,
+        time: float | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+        stop: np.ndarray | None = None,
+        history: Sequence[State] = (),
+        on_report: Callable[[Report[Move]], object] | None = None,
+        tables: TableUse | None = None,
+    ) -> Move:
+        """The move by `deadline` (or within `time` seconds), to `depth` plies and/or
+        `nodes` nodes (none of them: `aviary.search.clock.DEFAULT_SECONDS`).
+
+        Under a deadline it starts no new depth once `depth_share` of the time has gone,
+        and at any limit it stops once the score is `decided`. Each completed depth goes
+        to `on_report`. `tables`: which solved tables a player that has them may use
+        (`Engine.think`). Raises NoMoveError when the mover has no legal move.
+        """
+        deadline = move_deadline(deadline, time, depth, nodes)
+        moves = self.game.legal_moves(state)
+        if not moves:
+            raise NoMoveError(f"player {self.game.label(state)} has no legal move")
+        if len(moves) == 1:
+            return moves[0]
+        move = moves[0]
+        limit = Limit(depth=depth, nodes=nodes,
+                      deadline=None if deadline is None else deadline.search_until())
+        for report in self._reports(state, limit, stop, history, tables):
+            move = report.move
+            if on_report is not None:
+                on_report(report)
+            if self.decided(report.score):
+                break
+            if deadline is not None and not deadline.may_start_depth(self.depth_share):
+                break
+        return move
+
+
+class Engine(DeepeningPlayer[State, Move]):
     """Any game's anytime engine: `think` yields a `Report` per depth, `best_move` one move.
 
     Under a deadline, `best_move` starts no new depth once the searcher's `depth_share`
     of the time has gone (the next depth would most likely be cut and thrown away).
     """
-
-    counts_nodes = True
 
     def __init__(
         self,
@@ -195,7 +268,7 @@ class Engine(Generic[State, Move]):
 
     @property
     def depth_share(self) -> float:
-        """The share of a move's time after which `best_move` starts no new depth."""
+        """The searcher's share (`Searcher.depth_share`: the game's one choice)."""
         return self.searcher.depth_share
 
     def workspace(self, state: State) -> Workspace:
@@ -298,41 +371,6 @@ class Engine(Generic[State, Move]):
         return Report(raw.depth, raw.score, first, self.game.answer(state, first), tuple(pv),
                       raw.nodes, raw.nps, raw.seconds, raw.seldepth)
 
-    def best_move(
-        self,
-        state: State,
-        *,
-        deadline: Deadline | None = None,
-        time: float | None = None,
-        depth: int | None = None,
-        nodes: int | None = None,
-        stop: np.ndarray | None = None,
-        history: Sequence[State] = (),
-        on_report: Callable[[Report[Move]], object] | None = None,
-        tables: TableUse | None = None,
-    ) -> Move:
-        """The move by `deadline` (or within `time` seconds), to `depth` plies and/or
-        `nodes` nodes (none of them: `aviary.search.clock.DEFAULT_SECONDS`).
-
-        Under a deadline it starts no new depth once `depth_share` of the time has gone,
-        and at any limit it stops once the score is `decided`. Each completed depth goes
-        to `on_report`. Raises NoMoveError when the mover has no legal move.
-        """
-        deadline = move_deadline(deadline, time, depth, nodes)
-        moves = self.game.legal_moves(state)
-        if not moves:
-            raise NoMoveError(f"player {self.game.label(state)} has no legal move")
-        if len(moves) == 1:
-            return moves[0]
-        move = moves[0]
-        limit = Limit(depth=depth, nodes=nodes,
-                      deadline=None if deadline is None else deadline.search_until())
-        for report in self.think(state, limit, stop=stop, history=history, tables=tables):
-            move = report.move
-            if on_report is not None:
-                on_report(report)
-            if self.decided(report.score):
-                break
-            if deadline is not None and not deadline.may_start_depth(self.depth_share):
-                break
-        return move
+    def _reports(self, state: State, limit: Limit, stop: np.ndarray | None,
+                 history: Sequence[State], tables: TableUse | None) -> Iterator[Report[Move]]:
+        return self.think(state, limit, stop=stop, history=history, tables=tables)

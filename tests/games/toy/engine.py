@@ -1,8 +1,9 @@
 """The tic-tac-toe player: plain negamax with alpha-beta, deepened one ply at a time.
 
-It offers what the front ends call on every in-process player: `think` (a Report
-per completed depth, until a limit or the caller's stop flag), `best_move` and
-`warmup` (nothing to compile). The whole game tree is small: depth 9 solves it.
+A new game's first player needs only `think` (a Report per completed depth, until a
+limit or the caller's stop flag): `DeepeningPlayer` gives it `best_move` by a deadline,
+the same for every player, and `warmup` (nothing to compile). The whole game tree is
+small: depth 9 solves it.
 """
 
 from __future__ import annotations
@@ -11,11 +12,9 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from aviary.errors import NoMoveError
-from aviary.games.base import TableUse
-from aviary.games.engine import Report
+from aviary.games.engine import DeepeningPlayer, Report
 from aviary.search.alphabeta import MATE
-from aviary.search.clock import Limit, budget
+from aviary.search.clock import Limit
 
 from .rules import Position, TicTacToe
 
@@ -26,20 +25,17 @@ class OutOfTime(Exception):
     """The depth under way passed the deadline, a node limit or the stop flag."""
 
 
-class Negamax:
+class Negamax(DeepeningPlayer[Position, int]):
     """Iterative-deepening alpha-beta over the rules (scores for the side to move)."""
 
     def __init__(self, game: TicTacToe) -> None:
         self.game = game
 
-    def warmup(self) -> None:
-        """Nothing is compiled: the rules are plain Python."""
-
     def think(self, state: Position, limit: Limit, *, stop: Any = None,
-              history: Sequence[Position] = (), tables: TableUse | None = None,
-              ) -> Iterator[Report[int]]:
+              history: Sequence[Position] = ()) -> Iterator[Report[int]]:
         started = time.monotonic()
-        deadline = None if limit.time is None else started + limit.time
+        limit = limit.from_now()
+        deadline = None if limit.deadline is None else limit.deadline.at
         moves = self.game.legal_moves(state)
         if not moves:
             return
@@ -79,20 +75,6 @@ class Negamax:
                          nodes[0], nodes[0] / max(seconds, 1e-6), seconds)
             if abs(score) > MATE // 2:
                 return  # a proven result does not change with depth
-
-    def best_move(self, state: Position, *, time: float | None = None,
-                  depth: int | None = None, nodes: int | None = None, stop: Any = None,
-                  history: Sequence[Position] = (), tables: TableUse | None = None) -> int:
-        moves = self.game.legal_moves(state)
-        if not moves:
-            raise NoMoveError(f"player {self.game.label(state)} has no legal move")
-        if time is None and depth is None and nodes is None:
-            time = 1.0
-        limit = Limit(time=None if time is None else budget(time), depth=depth, nodes=nodes)
-        move = moves[0]
-        for report in self.think(state, limit, stop=stop, history=history):
-            move = report.move
-        return move
 
 
 def make_engine(game: TicTacToe) -> Negamax:
