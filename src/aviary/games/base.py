@@ -247,6 +247,20 @@ class Game(ABC, Generic[State, Move]):
                 return move
         raise IllegalMove(f"action {action} is not a legal move here")
 
+    def perft(self, state: State, depth: int) -> int:
+        """How many move sequences of length `depth` the rules allow from `state` (chance
+        outcomes count as moves): the check number of a game's move generation.
+
+        A game that ends early stops counting (no legal move: no sequence through it).
+        The kernels' perft (`aviary.games.engine.Searcher.perft`) must give the same.
+        """
+        if depth == 0:
+            return 1
+        moves = self.legal_moves(state)
+        if depth == 1:
+            return len(moves)
+        return sum(self.perft(self.play(state, move), depth - 1) for move in moves)
+
     def max_plies(self) -> int | None:
         """The most moves a game can last by its rules, chance outcomes not counted.
 

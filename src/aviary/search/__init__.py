@@ -11,6 +11,9 @@
 - `textbook`: the textbook opponent every engine is measured against: plain negamax
   alpha-beta (expectiminimax with chance) deepened to the clock, no ordering, table,
   quiescence or pruning beyond alpha-beta.
+- `kernels`: a game's `@njit` kernels as the cfuncs the searches take (`search_kernels`,
+  `textbook_kernels`), each cached on disk beside its kernel.
+- `perft`: the move-tree count over a game's kernels, the check against its rules.
 - `clock`: `Limit(time=, depth=, nodes=)`, process age, the stop-flag timer.
 
 A template for a new game's kernels, with the contract test that checks a search

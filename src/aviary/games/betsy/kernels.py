@@ -301,30 +301,6 @@ def terminal(state):
     return NOT_OVER
 
 
-@njit(cache=True, nogil=True)
-def perft(state, depth, buffers):
-    """Leaf count of the move tree to `depth` (same convention as `rules.perft`)."""
-    if depth == 0:
-        return 1
-    moves = buffers[depth]
-    count = generate(state, moves, False)
-    if depth == 1:
-        return count
-    total = 0
-    for i in range(count):
-        move = moves[i]
-        undo = make(state, move)
-        total += perft(state, depth - 1, buffers)
-        unmake(state, move, undo)
-    return total
-
-
-def kernel_perft(position: rules.Position, depth: int) -> int:
-    state = state_from_position(position)
-    buffers = np.zeros((depth + 1, MAX_MOVES), dtype=np.int64)
-    return int(perft(state, depth, buffers))
-
-
 def legal_moves(position: rules.Position, captures_only: bool = False) -> list[rules.Move]:
     """The kernels' move list for `position`, decoded (for differential tests)."""
     state = state_from_position(position)

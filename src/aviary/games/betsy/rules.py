@@ -13,7 +13,7 @@ There is no check, castling or en passant: a player wins by capturing the opposi
 Kingfisher, and a player with no legal move loses.
 
 >>> start = start_position()
->>> len(legal_moves(start)), perft(start, 2)
+>>> len(legal_moves(start)), Betsy().perft(start, 2)
 (20, 400)
 >>> format_board(play(start, Move(12, 28)))[:32]
 'RNBQKBNRPPPP.PPP............P...'
@@ -210,16 +210,6 @@ def winner(position: Position) -> Player | None:
     if not any(_moves_from(position, square) for square in _own_squares(position)):
         return opponent(position.player)  # no legal move (checked piece by piece: cheap)
     return None
-
-
-def perft(position: Position, depth: int) -> int:
-    """Number of move sequences of length `depth` (games that end early stop counting)."""
-    if depth == 0:
-        return 1
-    moves = legal_moves(position)
-    if depth == 1:
-        return len(moves)
-    return sum(perft(play(position, move), depth - 1) for move in moves)
 
 
 class Betsy(Game[Position, Move]):

@@ -316,16 +316,6 @@ def successors(position: Position) -> dict[str, Move]:
     return {format_board(play(position, move)): move for move in legal_moves(position)}
 
 
-def perft(position: Position, depth: int) -> int:
-    """Number of move sequences of length `depth` (finished games stop counting)."""
-    if depth == 0:
-        return 1
-    moves = legal_moves(position)
-    if depth == 1:
-        return len(moves)
-    return sum(perft(play(position, move), depth - 1) for move in moves)
-
-
 class FoxGeese(Game[Position, Move]):
     """Fox, Geese and Elephants under the game protocol (options `variant`, `shrink`)."""
 

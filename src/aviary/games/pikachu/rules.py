@@ -206,16 +206,6 @@ def winner(position: Position) -> Player | None:
     return None
 
 
-def perft(position: Position, depth: int) -> int:
-    """Number of move sequences of length `depth` (games that end early stop counting)."""
-    if depth == 0:
-        return 1
-    moves = legal_moves(position)
-    if depth == 1:
-        return len(moves)
-    return sum(perft(play(position, move), depth - 1) for move in moves)
-
-
 class Pikachu(Game[Position, Move]):
     """Pikachu under the game protocol (option `n`, the board size)."""
 
