@@ -24,7 +24,7 @@ from numba import njit
 
 from aviary.games.betsy import rules
 from aviary.games.betsy.tables import PST
-from aviary.search.alphabeta import MATE, NOT_OVER, PASS
+from aviary.search.alphabeta import CAPTURE_BONUS, MATE, NOT_OVER, PASS
 
 SIDE_SLOT, KEY_SLOT, DIAGONAL_SLOT, WHITE_KING_SLOT, BLACK_KING_SLOT = 0, 1, 2, 3, 4
 FEATURES_SLOT = 5  # the evaluation's switches (the engine's business; moves ignore it)
@@ -280,7 +280,7 @@ def order(state, move):
     victim = abs(state[BOARD + end])
     bonus = 0
     if victim:
-        bonus = 1_000_000 + 1000 * ORDER_VALUE[victim] - ORDER_VALUE[piece]
+        bonus = CAPTURE_BONUS + 1000 * ORDER_VALUE[victim] - ORDER_VALUE[piece]
     if piece == PARAKEET and (end >> 3 == 7 or end >> 3 == 0):
         bonus += 900_000
     return bonus
