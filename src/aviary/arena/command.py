@@ -168,7 +168,7 @@ def _config(a: argparse.Namespace) -> Config:
             spec = PlayerSpec(spec.name, shlex.join(resolve_command(spec.spec)))
         specs.append(spec)
     games = a.games if a.games is not None else default_games(a.mode, len(specs))
-    for name, value in (("--games", games), ("--max-plies", a.max_plies), ("--jobs", a.jobs)):
+    for name, value in (("--games", games), ("--max-plies", a.max_plies)):
         if value < 1:
             raise UsageError(f"{name} must be at least 1, got {value}")
     if a.opening_plies < 0 or a.memory < 0:
@@ -202,18 +202,7 @@ def _check_openings(game: Game, plies: int, seed: int) -> None:
     if plies == 0:
         return
     rng = random.Random(f"{seed}:check")
-    reachable = False
-    for _ in range(5):
-        state, reached = game.start(), 0
-        while reached < plies and game.outcome(state) is None:
-            if game.is_chance(state):
-                state = game.play(state, game.sample_chance(state, rng))
-                continue
-            after = game.successors(state)
-            if not after:
-                break
-            state, reached = after[rng.choice(sorted(after))], reached + 1
-        reachable |= reached == plies and game.outcome(state) is None
+    reachable = any(game.random_walk(rng, plies) is not None for _ in range(5))
     start = game.encode(game.start())
     if not reachable or game.encode(game.opening(random.Random(f"{seed}:0"), plies)) == start:
         raise UsageError(f"--opening-plies {plies}: random games of {game.name} end before "
@@ -221,7 +210,8 @@ def _check_openings(game: Game, plies: int, seed: int) -> None:
 
 
 def _check_backend(backend: str, jobs: int, address: str | None) -> None:
-    """Before the database is touched: a Ray cluster that does not answer is one line."""
+    """Before the database is touched (`run` and `resume`): `--jobs`, and a Ray cluster that
+    does not answer, each one line."""
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {jobs}")
     if address is not None and backend != "ray":
@@ -373,14 +363,14 @@ def _replay(path: Path, game_id: int) -> int:
         print(f"game {stored.id} (round {stored.round + 1}): {game.labels[0]} {stored.first}"
               f" vs {game.labels[1]} {stored.second}")
         print(f"opening: {stored.opening}")
-        print(game.display(game.decode(stored.opening)))
+        print(game.render(game.decode(stored.opening)))
         for move in store.moves(game_id):
             if move.mover < 0:
                 print(f"\nply {move.ply}: chance")
             else:
                 print(f"\nply {move.ply}: {game.labels[move.mover]} {names[move.mover]}"
                       f" (answered at {move.seconds:.2f} s, ran {move.wall:.2f} s)")
-            print(game.display(game.decode(move.state)))
+            print(game.render(game.decode(move.state)))
         detail = f" - {stored.detail}" if stored.detail else ""
         print(f"\nresult {result}: {stored.reason}{detail}")
     return 0

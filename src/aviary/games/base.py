@@ -164,25 +164,26 @@ class Game(ABC, Generic[State, Move]):
     piece_names: ClassVar[dict[str, str]] = {}
 
     def __init__(self, **settings: Any) -> None:
-        known = {option.name: option for option in self.options}
-        unknown = sorted(set(settings) - set(known))
-        if unknown:
-            offered = ", ".join(known) or "none"
-            raise OptionError(f"{self.name} has no option {unknown[0]!r} (options: {offered})")
+        for name in sorted(settings):
+            self.option(name)
         self.settings: dict[str, OptionValue] = {
-            name: option.validate(settings.get(name, option.default))
-            for name, option in known.items()
+            option.name: option.validate(settings.get(option.name, option.default))
+            for option in self.options
         }
+
+    @classmethod
+    def option(cls, name: str) -> Option:
+        """The declared option `name`, else OptionError listing the game's options."""
+        for option in cls.options:
+            if option.name == name:
+                return option
+        offered = ", ".join(option.name for option in cls.options) or "none"
+        raise OptionError(f"{cls.name} has no option {name!r} (options: {offered})")
 
     @classmethod
     def from_text(cls, settings: Mapping[str, str]) -> Game[State, Move]:
         """The game configured from option texts (`--option n=8`, a URL's query)."""
-        known = {option.name: option for option in cls.options}
-        for name in settings:
-            if name not in known:
-                offered = ", ".join(known) or "none"
-                raise OptionError(f"{cls.name} has no option {name!r} (options: {offered})")
-        return cls(**{name: known[name].parse(text) for name, text in settings.items()})
+        return cls(**{name: cls.option(name).parse(text) for name, text in settings.items()})
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={value!r}" for name, value in self.settings.items())
@@ -331,9 +332,6 @@ class Game(ABC, Generic[State, Move]):
             rows.append(f"{r + 1:>3} {' '.join(cells)}")
         return "\n".join(rows)
 
-    def display(self, state: State) -> str:
-        return self.render(state)
-
     def board(self) -> Board:
         """The board's geometry (square by default: the board text's square root)."""
         side = int(len(self.format(self.start())) ** 0.5)
@@ -381,21 +379,28 @@ class Game(ABC, Generic[State, Move]):
         player, board = text.split()
         return self.parse(board, player)
 
+    def random_walk(self, rng: random.Random, plies: int) -> State | None:
+        """`plies` random legal moves from the start (a chance outcome counts as one), or
+        None when the game ended (or stuck) on the way."""
+        state = self.start()
+        for _ in range(plies):
+            if self.is_chance(state):
+                state = self.play(state, self.sample_chance(state, rng))
+                continue
+            lines = self.answers(state)
+            if not lines:
+                return None
+            state = self.play(state, lines[rng.choice(sorted(lines))])
+            if self.outcome(state) is not None:
+                return None
+        return state if self.outcome(state) is None else None
+
     def opening(self, rng: random.Random, plies: int) -> State:
-        """`plies` random legal moves from the start, never reaching a finished position."""
+        """A `random_walk` of `plies` that reaches an unfinished position (up to 100 tries),
+        else the start."""
         for _ in range(100):
-            state = self.start()
-            for _ in range(plies):
-                if self.is_chance(state):
-                    state = self.play(state, self.sample_chance(state, rng))
-                    continue
-                lines = self.answers(state)
-                if not lines:
-                    break
-                state = self.play(state, lines[rng.choice(sorted(lines))])
-                if self.outcome(state) is not None:
-                    break
-            if self.outcome(state) is None:
+            state = self.random_walk(rng, plies)
+            if state is not None:
                 return state
         return self.start()
 
