@@ -64,6 +64,13 @@ class Option:
     def kind(self) -> type:
         return type(self.default)
 
+    def usage(self) -> str:
+        """The option as a usage line shows it: `[--shrink]`, `[--variant classic|elephants]`."""
+        if self.kind is bool:
+            return f"[--{self.name}]"
+        value = "|".join(self.choices) or self.name.upper()
+        return f"[--{self.name} {value}]"
+
     def parse(self, text: str) -> OptionValue:
         """The value written as `text` on a command line or in a URL, validated."""
         if self.kind is bool:
@@ -156,7 +163,9 @@ class Game(ABC, Generic[State, Move]):
     title: ClassVar[str] = ""
     labels: ClassVar[tuple[str, str]] = ("1", "2")
     options: ClassVar[tuple[Option, ...]] = ()
-    course_usage: ClassVar[str] = "PLAYER BOARD SECONDS"
+    # the course command line's positional words; an option named by one of them (`N` for
+    # option `n`) is given there, every other option as a flag (see `course_usage`)
+    course_words: ClassVar[str] = "PLAYER BOARD SECONDS"
     symbols: ClassVar[str] = ""  # every character a board text may hold (a learner's planes)
     # for people (the web page, `aviary play`): the rules in a few lines, one rule a line,
     # and what each board character stands for
@@ -179,6 +188,14 @@ class Game(ABC, Generic[State, Move]):
                 return option
         offered = ", ".join(option.name for option in cls.options) or "none"
         raise OptionError(f"{cls.name} has no option {name!r} (options: {offered})")
+
+    @classmethod
+    def course_usage(cls) -> str:
+        """The course command line's form, `PLAYER BOARD SECONDS [--shrink]`: the positional
+        words, then a flag for every declared option not among them."""
+        words = cls.course_words.split()
+        flags = [option.usage() for option in cls.options if option.name.upper() not in words]
+        return " ".join([*words, *flags])
 
     @classmethod
     def from_text(cls, settings: Mapping[str, str]) -> Game[State, Move]:
@@ -365,7 +382,7 @@ class Game(ABC, Generic[State, Move]):
         """
         positional, settings = _split_flags(cls, argv)
         if len(positional) != 3:
-            raise ValueError(f"usage: aviary {cls.name} {cls.course_usage} "
+            raise ValueError(f"usage: aviary {cls.name} {cls.course_usage()} "
                              f"(got {len(positional)} arguments)")
         player, board, limit = positional
         game = cls.from_text(settings)

@@ -231,7 +231,6 @@ class Betsy(Game[Position, Move]):
         strict=True)}, **{c: f"black {n}" for c, n in zip(
         "prnbqk", ("Parakeet", "Robin", "Nighthawk", "Blue jay", "Quetzal", "Kingfisher"),
         strict=True)}}
-    course_usage = "PLAYER BOARD SECONDS [--kingfisher diagonal]"
     symbols = EMPTY + PIECES
     options = (
         Option(

@@ -338,7 +338,6 @@ class FoxGeese(Game[Position, Move]):
                "(2 foxes, 10 geese, 3 elephants)", choices=VARIANTS),
         Option("shrink", False, "close an empty arm at a round's end when 8 or 4 animals remain"),
     )
-    course_usage = "PLAYER BOARD SECONDS [--variant classic|elephants] [--shrink]"
     symbols = HOLE + EMPTY + FOX + GOOSE + ELEPHANT
 
     @property

@@ -272,7 +272,7 @@ class IJK(Game[Position, Move]):
         Option("mode", "det", "det: the new tile goes to the first empty cell; "
                "nondet: to a random empty cell", choices=("det", "nondet")),
     )
-    course_usage = "PLAYER BOARD MODE SECONDS [--variant course|handout]"
+    course_words = "PLAYER BOARD MODE SECONDS"
     symbols = EMPTY + UPPER + LOWER
 
     @property
@@ -389,7 +389,7 @@ class IJK(Game[Position, Move]):
         if unknown:
             raise ValueError(f"unknown option {unknown[0]!r} (options: --variant)")
         if len(words) != 4:
-            raise ValueError(f"usage: aviary ijk move {cls.course_usage} "
+            raise ValueError(f"usage: aviary ijk move {cls.course_usage()} "
                              f"(got {len(words)} arguments)")
         player, board, mode, limit = words
         if mode not in ("det", "nondet"):

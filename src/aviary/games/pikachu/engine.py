@@ -92,25 +92,26 @@ def make_textbook(game: rules.Pikachu) -> Textbook[rules.Position, rules.Move]:
 
 
 class PikachuSearcher(Searcher[rules.Position, rules.Move]):
-    """Pikachu positions as kernel arrays; boards beyond `kernels.MAX_N` are not searched."""
+    """Pikachu positions as kernel arrays; boards the kernels do not reach are not searched."""
 
     kernels = KERNELS
 
     def state_array(self, state: rules.Position) -> np.ndarray | None:
-        return kernels.state_from_position(state) if state.n <= kernels.MAX_N else None
+        return kernels.state_from_position(state) if rules.kernels_reach(state) else None
 
     def move(self, state: rules.Position, code: int) -> rules.Move:
         return kernels.decode(code)
 
     def shape(self, state: rules.Position) -> tuple[int, int]:
-        return state.n, kernels.move_buffer_size(min(state.n, kernels.MAX_N))
+        searched = state.n if rules.kernels_reach(state) else 0  # no arrays for the others
+        return state.n, kernels.move_buffer_size(searched)
 
     def key(self, state: rules.Position) -> int | None:
         array = self.state_array(state)
         return None if array is None else int(array[kernels.KEY_SLOT])
 
     def kernel_moves(self, state: rules.Position) -> list[rules.Move] | None:
-        return kernels.legal_moves(state) if state.n <= kernels.MAX_N else None
+        return kernels.legal_moves(state) if rules.kernels_reach(state) else None
 
 
 def make_engine(game: rules.Pikachu) -> Engine[rules.Position, rules.Move]:

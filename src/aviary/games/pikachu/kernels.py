@@ -40,7 +40,7 @@ ZOBRIST_SIDE = np.int64(_rng.integers(1, 2**62))
 def state_from_position(position: rules.Position) -> np.ndarray:
     """The kernel state array of `position` (n must be at most MAX_N)."""
     n = position.n
-    if n > MAX_N:
+    if not rules.kernels_reach(position):
         raise ValueError(f"kernels support n <= {MAX_N}, got {n}")
     state = np.zeros(BOARD + n * n, dtype=np.int64)
     state[N_SLOT] = n

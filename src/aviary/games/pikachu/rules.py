@@ -24,6 +24,7 @@ from typing import Literal, NamedTuple
 from aviary.games.base import (
     Game,
     Option,
+    OptionError,
     Outcome,
     format_seconds,
     parse_seconds,
@@ -41,6 +42,8 @@ MIN_N = 7
 # each, and boards beyond KERNEL_MAX_N are played by the rules-only quick player.
 MAX_N = 64
 KERNEL_MAX_N = 32  # the compiled kernels' limit (kernels.py); larger boards: rules only
+# the board size, bounds checked here only: by a game's settings and by every Position
+SIZE = Option("n", 8, "board size n x n", minimum=MIN_N, maximum=MAX_N)
 
 # (row step, column step): forward is resolved per player, then left/right, then back.
 _SIDEWAYS = ((0, -1), (0, 1))
@@ -67,8 +70,7 @@ class Position:
     player: Player
 
     def __post_init__(self) -> None:
-        if not MIN_N <= self.n <= MAX_N:
-            raise ValueError(f"board size n must be from {MIN_N} to {MAX_N}, got {self.n}")
+        SIZE.validate(self.n)
         if len(self.board) != self.n * self.n:
             raise ValueError(
                 f"board must have n*n = {self.n * self.n} characters for n={self.n}, "
@@ -98,6 +100,12 @@ def forward(player: Player) -> int:
 def far_row(n: int, player: Player) -> int:
     """The 0-based row where `player`'s Pichus become Pikachus."""
     return n - 1 if player == "w" else 0
+
+
+def kernels_reach(position: Position) -> bool:
+    """True when the compiled kernels take `position`'s board (a square in 10 bits of a move
+    code): the one test, asked by the course runner, the engine and the kernels."""
+    return position.n <= KERNEL_MAX_N
 
 
 def start_position(n: int) -> Position:
@@ -223,8 +231,8 @@ class Pikachu(Game[Position, Move]):
         "Capture every opposing piece to win; a player with no legal move loses.")
     piece_names = {"w": "white Pichu", "W": "white Pikachu", "b": "black Pichu",
                    "B": "black Pikachu"}
-    options = (Option("n", 8, "board size n x n", minimum=MIN_N, maximum=MAX_N),)
-    course_usage = "N PLAYER BOARD SECONDS"
+    options = (SIZE,)
+    course_words = "N PLAYER BOARD SECONDS"
     symbols = EMPTY + PIECES
 
     @property
@@ -271,7 +279,7 @@ class Pikachu(Game[Position, Move]):
         return move.start * self.n * self.n + move.end
 
     def kernels_reach(self, state: Position) -> bool:
-        return state.n <= KERNEL_MAX_N
+        return kernels_reach(state)
 
     def command_args(self, state: Position, seconds: float) -> list[str]:
         return [str(self.n), state.player, format_board(state), format_seconds(seconds)]
@@ -280,17 +288,15 @@ class Pikachu(Game[Position, Move]):
     def parse_course(cls, argv: Sequence[str]) -> tuple[Pikachu, Position, float]:
         """`N PLAYER BOARD SECONDS`, the course's order."""
         if len(argv) != 4:
-            raise ValueError(f"usage: aviary {cls.name} {cls.course_usage} "
+            raise ValueError(f"usage: aviary {cls.name} {cls.course_usage()} "
                              f"(got {len(argv)} arguments)")
         size, player, board, limit = argv
         try:
-            n = int(size)
-        except ValueError:
-            raise ValueError(
-                f"N must be an integer from {MIN_N} to {MAX_N}, got {size!r}") from None
-        if not MIN_N <= n <= MAX_N:
-            raise ValueError(f"N must be an integer from {MIN_N} to {MAX_N}, got {n}")
+            game = cls(n=SIZE.parse(size))
+        except OptionError:
+            raise ValueError(f"N must be an integer from {SIZE.minimum} to {SIZE.maximum}, "
+                             f"got {size}") from None
+        n = game.n
         if len(board) != n * n:
             raise ValueError(f"BOARD must have N*N = {n * n} characters, got {len(board)}")
-        game = cls(n=n)
         return game, game.parse(board, player), parse_seconds(limit)
