@@ -422,6 +422,21 @@ class Game(ABC, Generic[State, Move]):
         return self.start()
 
 
+def check_cells(board: str, allowed: str, shown: str = "") -> None:
+    """ValueError naming the characters of `board` not in `allowed` (described as `shown`,
+    by default `allowed` itself): what a position's board text may hold."""
+    bad = sorted(set(board) - set(allowed))
+    if bad:
+        raise ValueError(f"board may contain only {shown or repr(allowed)}, "
+                         f"found {''.join(bad)!r}")
+
+
+def check_player(player: str, labels: tuple[str, str]) -> None:
+    """ValueError unless `player` is one of the two `labels` (`w`/`b`, `+`/`-`)."""
+    if player not in labels:
+        raise ValueError(f"player must be {labels[0]!r} or {labels[1]!r}, got {player!r}")
+
+
 def option_pairs(pairs: Sequence[str]) -> dict[str, str]:
     """`NAME=VALUE` texts (`--option n=8`, repeated) as a name -> text mapping."""
     settings: dict[str, str] = {}

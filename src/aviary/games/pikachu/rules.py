@@ -26,6 +26,8 @@ from aviary.games.base import (
     Option,
     OptionError,
     Outcome,
+    check_cells,
+    check_player,
     format_seconds,
     parse_seconds,
     square_name,
@@ -76,11 +78,8 @@ class Position:
                 f"board must have n*n = {self.n * self.n} characters for n={self.n}, "
                 f"got {len(self.board)}"
             )
-        bad = sorted(set(self.board) - set(PIECES + EMPTY))
-        if bad:
-            raise ValueError(f"board may contain only '.wbWB', found {''.join(bad)!r}")
-        if self.player not in ("w", "b"):
-            raise ValueError(f"player must be 'w' or 'b', got {self.player!r}")
+        check_cells(self.board, EMPTY + PIECES)
+        check_player(self.player, ("w", "b"))
 
 
 def opponent(player: Player) -> Player:
@@ -116,8 +115,7 @@ def start_position(n: int) -> Position:
 
 def parse(n: int, board: str, player: str) -> Position:
     """A Position from the course's command-line pieces; ValueError names what is wrong."""
-    if player not in ("w", "b"):
-        raise ValueError(f"player must be 'w' or 'b', got {player!r}")
+    check_player(player, ("w", "b"))
     return Position(n, board, player)  # type: ignore[arg-type]
 
 
