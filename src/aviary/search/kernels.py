@@ -19,7 +19,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from numba import cfunc, types
+from numba import cfunc, njit, types
 
 from aviary.search.alphabeta import EVALUATE, GENERATE, KEY, MAKE, ORDER, TERMINAL, UNMAKE
 from aviary.search.expectimax import CHANCE
@@ -29,6 +29,19 @@ from aviary.search.textbook import no_chance
 SEARCH_KERNELS = (("generate", GENERATE), ("make", MAKE), ("unmake", UNMAKE),
                   ("evaluate", EVALUATE), ("key", KEY), ("order", ORDER),
                   ("terminal", TERMINAL))
+
+
+
+@njit(cache=True, nogil=True, inline="always")
+def push(out, count, move):
+    """`move` written as the `count`-th of `out` if it has room; returns count + 1.
+
+    For a game's `generate`: it counts every move and returns `min(count, len(out))`,
+    so a full buffer never overflows (the moves past it are dropped)."""
+    if count < out.shape[0]:
+        out[count] = move
+    return count + 1
+
 
 _wrapped: dict[tuple[Any, str], Any] = {}  # (kernel, signature) -> its cfunc, made once
 

@@ -25,6 +25,7 @@ from numba import njit
 from aviary.games.betsy import rules
 from aviary.games.betsy.tables import PST
 from aviary.search.alphabeta import CAPTURE_BONUS, MATE, NOT_OVER, PASS
+from aviary.search.kernels import push
 
 SIDE_SLOT, KEY_SLOT, DIAGONAL_SLOT, WHITE_KING_SLOT, BLACK_KING_SLOT = 0, 1, 2, 3, 4
 FEATURES_SLOT = 5  # the evaluation's switches (the engine's business; moves ignore it)
@@ -120,13 +121,6 @@ def full_key(state):
     return key
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _push(out, count, move):
-    if count < out.shape[0]:
-        out[count] = move
-    return count + 1
-
-
 @njit(cache=True, nogil=True)
 def generate(state, out, captures_only):
     """Legal moves of the side to move into `out`; returns how many (capped at len(out)).
@@ -151,15 +145,15 @@ def generate(state, out, captures_only):
             promotes = ahead == 0 or ahead == 7
             one = square + 8 * me
             if state[BOARD + one] == 0 and (promotes or not captures_only):
-                count = _push(out, count, square | one << 10)
+                count = push(out, count, square | one << 10)
                 two = one + 8 * me
                 from_start = (me > 0 and row == 1) or (me < 0 and row == 6)
                 if not captures_only and from_start and state[BOARD + two] == 0:
-                    count = _push(out, count, square | two << 10)
+                    count = push(out, count, square | two << 10)
             if col > 0 and state[BOARD + one - 1] * me < 0:
-                count = _push(out, count, square | (one - 1) << 10)
+                count = push(out, count, square | (one - 1) << 10)
             if col < 7 and state[BOARD + one + 1] * me < 0:
-                count = _push(out, count, square | (one + 1) << 10)
+                count = push(out, count, square | (one + 1) << 10)
         elif piece in (NIGHTHAWK, KINGFISHER):
             if piece == NIGHTHAWK:
                 table = KNIGHT_STEPS
@@ -171,7 +165,7 @@ def generate(state, out, captures_only):
                 target = table[square, k]
                 there = state[BOARD + target] * me
                 if there < 0 or (there == 0 and not captures_only):
-                    count = _push(out, count, square | target << 10)
+                    count = push(out, count, square | target << 10)
         else:
             first = 4 if piece == BLUE_JAY else 0
             last = 4 if piece == ROBIN else 8
@@ -182,10 +176,10 @@ def generate(state, out, captures_only):
                     if there > 0:
                         break
                     if there < 0:
-                        count = _push(out, count, square | target << 10)
+                        count = push(out, count, square | target << 10)
                         break
                     if not captures_only:
-                        count = _push(out, count, square | target << 10)
+                        count = push(out, count, square | target << 10)
     return min(count, out.shape[0])
 
 

@@ -20,6 +20,7 @@ from numba import njit
 
 from aviary.games.foxgeese import rules
 from aviary.search.alphabeta import MATE, NOT_OVER
+from aviary.search.kernels import push
 
 SIZE = rules.SIZE
 SIDE_SLOT, KEY_SLOT, PLY_SLOT, FOXES, GEESE, ELEPHANTS, OPEN, SHRINK, SP, ROOT_SIDE, ROOT_PLY = (
@@ -249,13 +250,6 @@ def terminal(state):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _push(out, count, move):
-    if count < out.shape[0]:
-        out[count] = move
-    return count + 1
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _steps(out, count, pieces, empty):
     """Every step of a piece on `pieces` to an adjacent `empty` point, pushed onto `out`."""
     for i in range(POINTS.shape[0]):
@@ -265,7 +259,7 @@ def _steps(out, count, pieces, empty):
         for d in range(4):
             q = NEXT[p, d]
             if q >= 0 and empty & bit(q):
-                count = _push(out, count, p | q << 10)
+                count = push(out, count, p | q << 10)
     return count
 
 
@@ -287,7 +281,7 @@ def generate(state, out, captures_only):
                 if q >= 0 and geese & bit(q):
                     r = BEYOND[p, d]
                     if r >= 0 and empty & bit(r):
-                        count = _push(out, count, p | r << 10)
+                        count = push(out, count, p | r << 10)
         if not captures_only:
             count = _steps(out, count, foxes, empty)
     elif not captures_only:

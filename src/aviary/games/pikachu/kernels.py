@@ -19,6 +19,7 @@ from numba import njit
 
 from aviary.games.pikachu import rules
 from aviary.search.alphabeta import CAPTURE_BONUS, MATE, NOT_OVER
+from aviary.search.kernels import push
 
 MAX_N = rules.KERNEL_MAX_N  # 10 bits per square in the move encoding
 N_SLOT, SIDE_SLOT, KEY_SLOT, COUNT_SLOT = 0, 1, 2, 3
@@ -93,13 +94,6 @@ def piece_counts(state):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _push(out, count, move):
-    if count < out.shape[0]:
-        out[count] = move
-    return count + 1
-
-
-@njit(cache=True, nogil=True, inline="always")
 def pack(start, end, captured):
     """The move code of start -> end, jumping the piece on `captured` (-1: none)."""
     return start | end << SQUARE_BITS | (captured + 1) << (2 * SQUARE_BITS)
@@ -145,12 +139,12 @@ def _moves(state, side, out, captures_only):
                 there = state[BOARD + target] * side
                 if there == 0:
                     if not captures_only:
-                        count = _push(out, count, pack(square, target, -1))
+                        count = push(out, count, pack(square, target, -1))
                 elif there < 0:
                     r2 = r + drow
                     c2 = c + dcol
                     if 0 <= r2 < n and 0 <= c2 < n and state[BOARD + r2 * n + c2] == 0:
-                        count = _push(out, count, pack(square, r2 * n + c2, target))
+                        count = push(out, count, pack(square, r2 * n + c2, target))
             else:
                 captured = -1
                 while 0 <= r < n and 0 <= c < n:
@@ -158,7 +152,7 @@ def _moves(state, side, out, captures_only):
                     there = state[BOARD + here] * side
                     if there == 0:
                         if captured >= 0 or not captures_only:
-                            count = _push(out, count, pack(square, here, captured))
+                            count = push(out, count, pack(square, here, captured))
                     elif there < 0 and captured < 0:
                         captured = here
                     else:
