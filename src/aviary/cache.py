@@ -151,7 +151,7 @@ def read_or_build(path: Path, length: int, dtype: str, build: Callable[[], np.nd
     Solved tables are built where they are first needed, so stderr says so: a damaged
     file being rebuilt, a cache that cannot be written (the table is still used: a
     read-only cache costs time, never the answer), and what was solved in how long.
-    `name` is the table's kind ("Pikachu endgame table"), `solved` its contents.
+    `name` is the table's kind ("fox endgame table"), `solved` its contents.
     """
     table = read_table(path, length, dtype)
     if table is not None or not build_missing:

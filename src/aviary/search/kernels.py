@@ -31,7 +31,6 @@ SEARCH_KERNELS = (("generate", GENERATE), ("make", MAKE), ("unmake", UNMAKE),
                   ("terminal", TERMINAL))
 
 
-
 @njit(cache=True, nogil=True, inline="always")
 def push(out, count, move):
     """`move` written as the `count`-th of `out` if it has room; returns count + 1.
