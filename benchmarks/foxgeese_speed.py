@@ -26,7 +26,7 @@ import random
 import sys
 import time
 
-from aviary.games.foxgeese import engine, kernels, rules
+from aviary.games.foxgeese import engine, rules
 from aviary.search.alphabeta import MATE
 from aviary.search.clock import Limit
 
@@ -110,11 +110,11 @@ def main() -> int:
     rules_leaves = kernel_leaves = 0
     rules_seconds = kernel_seconds = 0.0
     for position in [*starts, *positions]:
-        leaves, seconds = timed(rules.perft, position, args.perft_depth)
+        leaves, seconds = timed(rules.FoxGeese().perft, position, args.perft_depth)
         rules_leaves += leaves
         rules_seconds += seconds
         for _ in range(REPEATS):  # same depth as rules.py, repeated to be measurable
-            leaves_k, seconds_k = timed(kernels.kernel_perft, position, args.perft_depth)
+            leaves_k, seconds_k = timed(engine.FoxGeeseSearcher().perft, position, args.perft_depth)
             assert leaves_k == leaves
             kernel_leaves += leaves_k
             kernel_seconds += seconds_k

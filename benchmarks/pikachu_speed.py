@@ -23,7 +23,7 @@ import random
 import sys
 import time
 
-from aviary.games.pikachu import engine, kernels, rules
+from aviary.games.pikachu import engine, rules
 from aviary.search.clock import Limit
 
 REPEATS = 20
@@ -65,11 +65,11 @@ def main() -> int:
     rules_leaves = kernel_leaves = 0
     rules_seconds = kernel_seconds = 0.0
     for position in [rules.start_position(8), *positions]:
-        leaves, seconds = timed(rules.perft, position, args.perft_depth)
+        leaves, seconds = timed(rules.Pikachu().perft, position, args.perft_depth)
         rules_leaves += leaves
         rules_seconds += seconds
         for _ in range(REPEATS):  # same depth as rules.py, repeated to be measurable
-            leaves_k, seconds_k = timed(kernels.kernel_perft, position, args.perft_depth)
+            leaves_k, seconds_k = timed(engine.PikachuSearcher().perft, position, args.perft_depth)
             assert leaves_k == leaves
             kernel_leaves += leaves_k
             kernel_seconds += seconds_k

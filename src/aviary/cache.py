@@ -23,7 +23,9 @@ import os
 import struct
 import sys
 import tempfile
+import time
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -139,3 +141,29 @@ def write_table(path: Path, table: np.ndarray) -> None:
     for stale in path.parent.glob(f"{stem}-*.npz"):
         if stale != path and len(stale.name) == len(path.name):
             stale.unlink(missing_ok=True)
+
+
+def read_or_build(path: Path, length: int, dtype: str, build: Callable[[], np.ndarray], *,
+                  name: str, solved: str, build_missing: bool = True) -> memoryview | None:
+    """The table at `path` (as `read_table`), or one `build()` makes now and saves there;
+    None if it is missing and not `build_missing`.
+
+    Solved tables are built where they are first needed, so stderr says so: a damaged
+    file being rebuilt, a cache that cannot be written (the table is still used: a
+    read-only cache costs time, never the answer), and what was solved in how long.
+    `name` is the table's kind ("fox endgame table"), `solved` its contents.
+    """
+    table = read_table(path, length, dtype)
+    if table is not None or not build_missing:
+        return table
+    if path.exists():
+        print(f"aviary: rebuilding the corrupt {name} {path}", file=sys.stderr, flush=True)
+    started = time.monotonic()
+    built = build()
+    try:
+        write_table(path, built)
+    except OSError as error:
+        print(f"aviary: could not save the {name} to {path}: {error}", file=sys.stderr)
+    print(f"aviary: solved {solved} ({len(built):,} positions) in "
+          f"{time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
+    return built.data

@@ -16,7 +16,8 @@ import sys
 from aviary.errors import NoMoveError, UsageError
 from aviary.games import registry
 
-# name -> (module that implements it, one-line summary): the games, then the tools
+# name -> (module that implements it, one-line summary): the games, then the tools; a
+# game's line in `usage` is its spec's `command_line()`, made from its declared options
 COMMANDS: dict[str, tuple[str, str]] = {
     **{spec.name: (spec.command_module, spec.command_summary) for spec in registry.GAMES.values()},
     "warmup": ("aviary.warmup", "compile every numba kernel ahead of time"),
@@ -33,7 +34,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 def usage() -> str:
     width = max(len(name) for name in COMMANDS)
     lines = ["usage: aviary COMMAND [ARGS...]   (aviary COMMAND --help for details)", ""]
-    lines += [f"  {name:<{width}}  {summary}" for name, (_, summary) in COMMANDS.items()]
+    for name, (_, summary) in COMMANDS.items():
+        if name in registry.GAMES:  # a game's line comes from its declared options
+            summary = registry.GAMES[name].command_line()
+        lines.append(f"  {name:<{width}}  {summary}")
     return "\n".join(lines)
 
 

@@ -286,3 +286,26 @@ def test_history_keys_are_the_searchers_keys_also_when_remembered(spec):
     assert engine._keys(history) == fresh(history)  # half remembered, half new
     assert engine._keys(history[::-1]) == fresh(history)[::-1]  # remembered, in order given
     assert len(fresh(history)) in (0, len(history))  # a game keys every position or none
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[spec.name for spec in SPECS])
+def test_kernels_count_the_rules_move_tree(spec):
+    """Perft once for every game: the kernels' (`Searcher.perft`, aviary.search.perft)
+    equals the rules' (`Game.perft`) from the start and from positions along a game."""
+    compared = 0
+    for name, settings in CONFIGURATIONS:
+        if name != spec.name:
+            continue
+        game = spec.make(**settings)
+        searcher = getattr(spec.engine(spec.main_engine, game), "searcher", None)
+        if searcher is None or searcher.chance_bounds is not None:
+            continue  # no kernels, or chance nodes the kernels see as the search does
+        states = playout(game, random.Random(5), 40)
+        for state in (states[0], states[len(states) // 2], states[-1]):
+            kernels = searcher.perft(state, 3)
+            if kernels is None:
+                continue  # a board the kernels do not reach
+            assert kernels == game.perft(state, 3), (settings, game.encode(state))
+            compared += 1
+    if not compared:
+        pytest.skip(f"{spec.name} has no kernels to compare")

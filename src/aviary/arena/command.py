@@ -168,7 +168,7 @@ def _config(a: argparse.Namespace) -> Config:
             spec = PlayerSpec(spec.name, shlex.join(resolve_command(spec.spec)))
         specs.append(spec)
     games = a.games if a.games is not None else default_games(a.mode, len(specs))
-    for name, value in (("--games", games), ("--max-plies", a.max_plies), ("--jobs", a.jobs)):
+    for name, value in (("--games", games), ("--max-plies", a.max_plies)):
         if value < 1:
             raise UsageError(f"{name} must be at least 1, got {value}")
     if a.opening_plies < 0 or a.memory < 0:
@@ -210,7 +210,8 @@ def _check_openings(game: Game, plies: int, seed: int) -> None:
 
 
 def _check_backend(backend: str, jobs: int, address: str | None) -> None:
-    """Before the database is touched: a Ray cluster that does not answer is one line."""
+    """Before the database is touched (`run` and `resume`): `--jobs`, and a Ray cluster that
+    does not answer, each one line."""
     if jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {jobs}")
     if address is not None and backend != "ray":
@@ -362,14 +363,14 @@ def _replay(path: Path, game_id: int) -> int:
         print(f"game {stored.id} (round {stored.round + 1}): {game.labels[0]} {stored.first}"
               f" vs {game.labels[1]} {stored.second}")
         print(f"opening: {stored.opening}")
-        print(game.display(game.decode(stored.opening)))
+        print(game.render(game.decode(stored.opening)))
         for move in store.moves(game_id):
             if move.mover < 0:
                 print(f"\nply {move.ply}: chance")
             else:
                 print(f"\nply {move.ply}: {game.labels[move.mover]} {names[move.mover]}"
                       f" (answered at {move.seconds:.2f} s, ran {move.wall:.2f} s)")
-            print(game.display(game.decode(move.state)))
+            print(game.render(game.decode(move.state)))
         detail = f" - {stored.detail}" if stored.detail else ""
         print(f"\nresult {result}: {stored.reason}{detail}")
     return 0

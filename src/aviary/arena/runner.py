@@ -314,7 +314,7 @@ def run(store: Store, *, jobs: int, backend: str = "local", address: str | None 
         return 0
     rounds = {slot.index: slot.round for slot in todo}
     indices = [slot.index for slot in todo]
-    jobs = max(1, min(jobs, len(indices)))
+    jobs = min(jobs, len(indices))  # `jobs` >= 1 (the command checks it); no idle workers
     text = config.to_json()
     if backend == "ray":
         games = ray_games(text, indices, jobs, address, stop)

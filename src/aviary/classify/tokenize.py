@@ -75,14 +75,6 @@ class Tokenizer:
         if not self.words and low == 0:
             raise ValueError("with words=False, char_ngrams must be on, or there are no features")
 
-    def words_of(self, text: str) -> list[str]:
-        """The words of `text` after case folding and hashtag/handle handling.
-
-        These carry the n-grams and word pairs; with "both", the marked form
-        (`#nyc`) is an extra feature of its own, outside this list.
-        """
-        return self.split(text)[0]
-
     def split(self, text: str) -> tuple[list[str], list[str]]:
         """(words, marked forms such as `#nyc` kept as extra features under "both")."""
         if self.lowercase:

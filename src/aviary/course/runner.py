@@ -47,7 +47,7 @@ TRACE = os.environ.get("AVIARY_COURSE_TRACE") == "1"
 def usage(name: str) -> str:
     spec = registry.spec(name)
     word = f"{spec.course_subcommand} " if spec.course_subcommand else ""
-    return f"usage: aviary {name} {word}{spec.game_class().course_usage}"
+    return f"usage: aviary {name} {word}{spec.game_class().course_usage()}"
 
 
 def parse_arguments(name: str, argv: list[str]) -> tuple[Game[Any, Any], Any, float]:

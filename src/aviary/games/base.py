@@ -84,6 +84,13 @@ class Option:
     def kind(self) -> type:
         return type(self.default)
 
+    def usage(self) -> str:
+        """The option as a usage line shows it: `[--shrink]`, `[--variant classic|elephants]`."""
+        if self.kind is bool:
+            return f"[--{self.name}]"
+        value = "|".join(self.choices) or self.name.upper()
+        return f"[--{self.name} {value}]"
+
     def parse(self, text: str) -> OptionValue:
         """The value written as `text` on a command line or in a URL, validated."""
         if self.kind is bool:
@@ -250,7 +257,9 @@ class Game(ABC, Generic[State, Move]):
     title: ClassVar[str] = ""
     labels: ClassVar[tuple[str, str]] = ("1", "2")
     options: ClassVar[tuple[Option, ...]] = ()
-    course_usage: ClassVar[str] = "PLAYER BOARD SECONDS"
+    # the course command line's positional words; an option named by one of them (`N` for
+    # option `n`) is given there, every other option as a flag (see `course_usage`)
+    course_words: ClassVar[str] = "PLAYER BOARD SECONDS"
     symbols: ClassVar[str] = ""  # every character a board text may hold (a learner's planes)
     # for people (the web page, `aviary play`): the rules in a few lines, one rule a line,
     # and what each board character stands for
@@ -258,25 +267,34 @@ class Game(ABC, Generic[State, Move]):
     piece_names: ClassVar[dict[str, str]] = {}
 
     def __init__(self, **settings: Any) -> None:
-        known = {option.name: option for option in self.options}
-        unknown = sorted(set(settings) - set(known))
-        if unknown:
-            offered = ", ".join(known) or "none"
-            raise OptionError(f"{self.name} has no option {unknown[0]!r} (options: {offered})")
+        for name in sorted(settings):
+            self.option(name)
         self.settings: dict[str, OptionValue] = {
-            name: option.validate(settings.get(name, option.default))
-            for name, option in known.items()
+            option.name: option.validate(settings.get(option.name, option.default))
+            for option in self.options
         }
+
+    @classmethod
+    def option(cls, name: str) -> Option:
+        """The declared option `name`, else OptionError listing the game's options."""
+        for option in cls.options:
+            if option.name == name:
+                return option
+        offered = ", ".join(option.name for option in cls.options) or "none"
+        raise OptionError(f"{cls.name} has no option {name!r} (options: {offered})")
+
+    @classmethod
+    def course_usage(cls) -> str:
+        """The course command line's form, `PLAYER BOARD SECONDS [--shrink]`: the positional
+        words, then a flag for every declared option not among them."""
+        words = cls.course_words.split()
+        flags = [option.usage() for option in cls.options if option.name.upper() not in words]
+        return " ".join([*words, *flags])
 
     @classmethod
     def from_text(cls, settings: Mapping[str, str]) -> Game[State, Move]:
         """The game configured from option texts (`--option n=8`, a URL's query)."""
-        known = {option.name: option for option in cls.options}
-        for name in settings:
-            if name not in known:
-                offered = ", ".join(known) or "none"
-                raise OptionError(f"{cls.name} has no option {name!r} (options: {offered})")
-        return cls(**{name: known[name].parse(text) for name, text in settings.items()})
+        return cls(**{name: cls.option(name).parse(text) for name, text in settings.items()})
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={value!r}" for name, value in self.settings.items())
@@ -340,6 +358,20 @@ class Game(ABC, Generic[State, Move]):
             if self.action(move) == action:
                 return move
         raise IllegalMove(f"action {action} is not a legal move here")
+
+    def perft(self, state: State, depth: int) -> int:
+        """How many move sequences of length `depth` the rules allow from `state` (chance
+        outcomes count as moves): the check number of a game's move generation.
+
+        A game that ends early stops counting (no legal move: no sequence through it).
+        The kernels' perft (`aviary.games.engine.Searcher.perft`) must give the same.
+        """
+        if depth == 0:
+            return 1
+        moves = self.legal_moves(state)
+        if depth == 1:
+            return len(moves)
+        return sum(self.perft(self.play(state, move), depth - 1) for move in moves)
 
     def max_plies(self) -> int | None:
         """The most moves a game can last by its rules, chance outcomes not counted.
@@ -411,9 +443,6 @@ class Game(ABC, Generic[State, Move]):
             rows.append(f"{r + 1:>3} {' '.join(cells)}")
         return "\n".join(rows)
 
-    def display(self, state: State) -> str:
-        return self.render(state)
-
     def board(self) -> Board:
         """The board's geometry (square by default: the board text's square root)."""
         side = int(len(self.format(self.start())) ** 0.5)
@@ -447,7 +476,7 @@ class Game(ABC, Generic[State, Move]):
         """
         positional, settings = _split_flags(cls, argv)
         if len(positional) != 3:
-            raise ValueError(f"usage: aviary {cls.name} {cls.course_usage} "
+            raise ValueError(f"usage: aviary {cls.name} {cls.course_usage()} "
                              f"(got {len(positional)} arguments)")
         player, board, limit = positional
         game = cls.from_text(settings)
@@ -462,7 +491,8 @@ class Game(ABC, Generic[State, Move]):
         return self.parse(board, player)
 
     def opening(self, rng: random.Random, plies: int) -> State:
-        """`plies` random legal moves from the start, never reaching a finished position."""
+        """A `random_walk` of `plies` that reaches an unfinished position (up to 100 tries),
+        else the start."""
         for _ in range(100):
             state = self.random_walk(rng, plies)
             if self.outcome(state) is None:
@@ -484,6 +514,21 @@ class Game(ABC, Generic[State, Move]):
             if self.outcome(state) is not None:
                 break
         return state
+
+
+def check_cells(board: str, allowed: str, shown: str = "") -> None:
+    """ValueError naming the characters of `board` not in `allowed` (described as `shown`,
+    by default `allowed` itself): what a position's board text may hold."""
+    bad = sorted(set(board) - set(allowed))
+    if bad:
+        raise ValueError(f"board may contain only {shown or repr(allowed)}, "
+                         f"found {''.join(bad)!r}")
+
+
+def check_player(player: str, labels: tuple[str, str]) -> None:
+    """ValueError unless `player` is one of the two `labels` (`w`/`b`, `+`/`-`)."""
+    if player not in labels:
+        raise ValueError(f"player must be {labels[0]!r} or {labels[1]!r}, got {player!r}")
 
 
 def option_pairs(pairs: Sequence[str]) -> dict[str, str]:

@@ -20,6 +20,7 @@ import numpy as np
 
 from aviary.errors import NoMoveError
 from aviary.games.base import Game, Move, Report, State, TableUse, Verdict, move_deadline
+from aviary.search import perft
 from aviary.search.alphabeta import MATE, Workspace
 from aviary.search.clock import DEPTH_SHARE, Deadline, Limit
 from aviary.search.deepening import RawReport, iterate
@@ -99,6 +100,14 @@ class Searcher(Generic[State, Move]):
         """True when a root `score` is a result no deeper search can change (alpha-beta's
         proven wins and losses already end the iterations; a chance game says its own)."""
         return False
+
+    def perft(self, state: State, depth: int) -> int | None:
+        """The kernels' count of move sequences of length `depth` from `state`, or None where
+        they do not reach: checked equal to the rules' (`Game.perft`) by each game's tests."""
+        array = self.state_array(state)
+        if array is None:
+            return None
+        return perft.count(array, depth, self.kernels, self.shape(state)[1])
 
     def kernel_moves(self, state: State) -> list[Move] | None:
         """The kernels' legal moves of `state` as rules moves (None where they do not reach).

@@ -19,7 +19,8 @@ A spec's pieces, each optional except the game:
 - `tables`: the solved endgame tables' probe, `function(state, use) -> Verdict | None`,
   loading no numpy or numba (the course command asks it before its engine loads);
 - `command`: the module whose `main(argv)` is `aviary NAME ...`; by default the
-  shared course runner (`aviary.course.runner`) with the game's own argument form;
+  shared course runner (`aviary.course.runner`) with the game's own argument form
+  (`aviary --help` shows it, derived from the game's declared options);
 - `course_subcommand`: with a `command` of its own, the word after which the
   shared course runner takes over (`aviary NAME WORD [course arguments]`);
 - `warmup`: modules with a `warmup()` that compiles their numba kernels;
@@ -90,74 +91,59 @@ class GameSpec:
     def command_module(self) -> str:
         return self.command or "aviary.course.runner"
 
+    def command_line(self) -> str:
+        """What `aviary --help` says of `aviary NAME`: the command's own summary, and the
+        course command line (the game's `course_usage`, from its declared options)."""
+        if self.game is None:
+            return self.command_summary
+        course = f"{self.course_subcommand} " if self.course_subcommand else ""
+        course += self.game_class().course_usage()
+        if self.command_summary:
+            return f"{self.command_summary}, or {course}"
+        return f"course command line: {course}"
+
+
+def board_game(name: str, game_class: str, summary: str, *,
+               engines: Mapping[str, str] | None = None, warmup: tuple[str, ...] = (),
+               **pieces: Any) -> GameSpec:
+    """The spec of a board game laid out like every other: `rules.py` with the `Game`,
+    `engine.py` with `make_engine` and `make_textbook` (warmed up), `quick.py` with
+    `best_move` and `evaluate`, `docs/games/NAME.md`; `engines` and `warmup` add to
+    those, `pieces` are the rest of the spec's fields."""
+    folder = f"aviary.games.{name}"
+    return GameSpec(
+        name=name, summary=summary, game=f"{folder}.rules:{game_class}",
+        engines={"engine": f"{folder}.engine:make_engine",
+                 "textbook": f"{folder}.engine:make_textbook", **(engines or {})},
+        quick=f"{folder}.quick:best_move", evaluation=f"{folder}.quick:evaluate",
+        warmup=(f"{folder}.engine", *warmup), docs=f"docs/games/{name}.md", **pieces)
+
 
 GAMES: dict[str, GameSpec] = {
     spec.name: spec
     for spec in (
-        GameSpec(
-            name="pikachu",
-            summary="Pikachu: Pichus and Pikachus jump and capture on an n x n board",
-            game="aviary.games.pikachu.rules:Pikachu",
-            engines={
-                "engine": "aviary.games.pikachu.engine:make_engine",
-                "textbook": "aviary.games.pikachu.engine:make_textbook",
-            },
-            quick="aviary.games.pikachu.quick:best_move",
-            evaluation="aviary.games.pikachu.quick:evaluate",
+        board_game(
+            "pikachu", "Pikachu",
+            "Pikachu: Pichus and Pikachus jump and capture on an n x n board",
             tables="aviary.games.pikachu.endgame:probe",
-            command_summary="course command line: N PLAYER BOARD SECONDS",
-            warmup=("aviary.games.pikachu.engine", "aviary.games.pikachu.endgame"),
-            docs="docs/games/pikachu.md",
+            warmup=("aviary.games.pikachu.endgame",),
         ),
-        GameSpec(
-            name="betsy",
-            summary="Betsy: bird chess, won by capturing the Kingfisher",
-            game="aviary.games.betsy.rules:Betsy",
-            engines={
-                "engine": "aviary.games.betsy.engine:make_engine",
-                "textbook": "aviary.games.betsy.engine:make_textbook",
-            },
-            quick="aviary.games.betsy.quick:best_move",
-            evaluation="aviary.games.betsy.quick:evaluate",
-            command_summary="course command line: PLAYER BOARD SECONDS [--kingfisher diagonal]",
-            warmup=("aviary.games.betsy.engine",),
-            docs="docs/games/betsy.md",
-        ),
-        GameSpec(
-            name="foxgeese",
-            summary="Fox, Geese and Elephants: foxes jump geese on the 33-point cross",
-            game="aviary.games.foxgeese.rules:FoxGeese",
-            engines={
-                "engine": "aviary.games.foxgeese.engine:make_engine",
-                "textbook": "aviary.games.foxgeese.engine:make_textbook",
-                "depth2": "aviary.games.foxgeese.depth2:make_engine",
-            },
-            quick="aviary.games.foxgeese.quick:best_move",
-            evaluation="aviary.games.foxgeese.quick:evaluate",
+        board_game("betsy", "Betsy", "Betsy: bird chess, won by capturing the Kingfisher"),
+        board_game(
+            "foxgeese", "FoxGeese",
+            "Fox, Geese and Elephants: foxes jump geese on the 33-point cross",
+            engines={"depth2": "aviary.games.foxgeese.depth2:make_engine"},
             tables="aviary.games.foxgeese.odds:probe",
-            command_summary="course command line: PLAYER BOARD SECONDS "
-            "[--variant classic|elephants] [--shrink]",
-            warmup=("aviary.games.foxgeese.engine", "aviary.games.foxgeese.depth2",
-                    "aviary.games.foxgeese.endgame", "aviary.games.foxgeese.odds"),
+            warmup=("aviary.games.foxgeese.depth2", "aviary.games.foxgeese.endgame",
+                    "aviary.games.foxgeese.odds"),
             deep_warmup=("aviary.games.foxgeese.odds",),
-            docs="docs/games/foxgeese.md",
         ),
-        GameSpec(
-            name="ijk",
-            summary="IJK: two-player 2048 with letters, deterministic or with random tiles",
-            game="aviary.games.ijk.rules:IJK",
-            engines={
-                "engine": "aviary.games.ijk.engine:make_engine",
-                "textbook": "aviary.games.ijk.engine:make_textbook",
-            },
-            quick="aviary.games.ijk.quick:best_move",
-            evaluation="aviary.games.ijk.quick:evaluate",
+        board_game(
+            "ijk", "IJK",
+            "IJK: two-player 2048 with letters, deterministic or with random tiles",
             command="aviary.games.ijk.command",
             course_subcommand="move",
-            command_summary="a game like the course driver (UPPER LOWER MODE), or "
-                            "move PLAYER BOARD MODE SECONDS",
-            warmup=("aviary.games.ijk.engine",),
-            docs="docs/games/ijk.md",
+            command_summary="a game like the course driver (UPPER LOWER MODE)",
         ),
         GameSpec(
             name="sebastian",

@@ -225,7 +225,7 @@ class AviaryState(pyspiel.State):
 
     def __str__(self) -> str:
         now = self._now
-        return f"{now.rules.display(now.state)}\n{now.rules.encode(now.state)} ply {now.plies}"
+        return f"{now.rules.render(now.state)}\n{now.rules.encode(now.state)} ply {now.plies}"
 
 
 class BoardObserver:

@@ -12,6 +12,9 @@
   alpha-beta (expectiminimax with chance) deepened to the clock, no ordering, table,
   quiescence or pruning beyond alpha-beta.
 - `iteration`: one iterative deepening's bookkeeping, shared by the drivers.
+- `kernels`: a game's `@njit` kernels as the cfuncs the searches take (`search_kernels`,
+  `textbook_kernels`), each cached on disk beside its kernel.
+- `perft`: the move-tree count over a game's kernels, the check against its rules.
 - `clock`: the move clock (`Deadline` and every time-policy number), `Limit(time=,
   deadline=, depth=, nodes=)`, process age, the stop-flag timer.
 

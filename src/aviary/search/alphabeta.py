@@ -71,12 +71,10 @@ from numba import njit, types
 from aviary.search.report import MATE
 
 # The seven kernel signatures. Kernels reach the search as compiled `cfunc`s with exactly
-# these types (see a game's `engine.py` for the pattern): a first-class function
-# type is keyed by its signature, so the search compiled for them is cached on disk by
-# numba, which is not the case when plain `@njit` dispatchers are passed as arguments.
-# Each game writes its seven small wrappers at module level on purpose: wrappers made
-# by one shared factory are closures, and numba 0.68 missed its disk cache for them
-# (a new cache entry and a recompile in every process; tried and measured).
+# these types (`aviary.search.kernels` makes them from a game's `@njit` kernels): a
+# first-class function type is keyed by its signature, so the search compiled for them
+# is cached on disk by numba, which is not the case when plain `@njit` dispatchers are
+# passed as arguments.
 STATE = types.int64[::1]
 GENERATE = types.int64(STATE, types.int64[::1], types.boolean)
 MAKE = types.int64(STATE, types.int64)

@@ -39,7 +39,9 @@ The set must be closed under the moves it lists as `j >= 0`; anything else is an
 exit. Solve a game's smaller tables first and read them in `children` (a game's
 `endgame_kernels.py`, where a capture leaves the set, and its `endgame.py` for
 ranking, building in order and caching with `aviary.cache`, show the pattern);
-`tests/search/test_retrograde.py` has the smallest complete game.
+`tests/search/test_retrograde.py` has the smallest complete game. A set of pieces
+on a board is numbered by the combinatorial number system: `binomials` and
+`unrank_combination` are here for that.
 """
 
 from __future__ import annotations
@@ -53,6 +55,29 @@ WIN, DRAW, LOSS = 1, 0, -1
 UNKNOWN = 2  # only while solving
 TERMINAL = -1  # children(): the position is over, its value is in out[0]
 MAX_DISTANCE = 32767  # int16 distances
+
+
+def binomials(size: int, most: int) -> np.ndarray:
+    """C(s, k) for s <= size and k <= most, as int64 ([s, k], 0 where k > s)."""
+    table = np.zeros((size + 1, most + 1), dtype=np.int64)
+    for s in range(size + 1):
+        table[s, 0] = 1
+        for k in range(1, min(s, most) + 1):
+            table[s, k] = table[s - 1, k - 1] + table[s - 1, k]
+    return table
+
+
+@njit(cache=True, nogil=True)
+def unrank_combination(rank, count, size, binom, out):
+    """The `count` sorted values in 0..size-1 with colex rank `rank` (the sum of
+    `binom[value_k, k + 1]`) into `out`; `binom` from `binomials`."""
+    top = size - 1
+    for k in range(count, 0, -1):
+        while binom[top, k] > rank:
+            top -= 1
+        out[k - 1] = top
+        rank -= binom[top, k]
+        top -= 1
 
 
 @njit(cache=True, nogil=True)

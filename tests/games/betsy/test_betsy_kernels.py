@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aviary.games.betsy import kernels, rules
+from aviary.games.betsy.engine import BetsySearcher
 from aviary.search.alphabeta import MATE, PASS
 
 
@@ -103,21 +104,22 @@ def test_terminal_agrees_with_the_rules_winner(seed):
 @pytest.mark.parametrize("diagonal", [False, True])
 def test_kernel_perft_equals_rules_perft_to_depth_4(diagonal):
     start = rules.start_position(diagonal)
-    assert [kernels.kernel_perft(start, d) for d in range(1, 5)] == [
-        rules.perft(start, d) for d in range(1, 5)
+    game = rules.Betsy(kingfisher="diagonal" if diagonal else "orthogonal")
+    assert [BetsySearcher().perft(start, d) for d in range(1, 5)] == [
+        game.perft(start, d) for d in range(1, 5)
     ]
 
 
 @pytest.mark.parametrize("diagonal, expected", [(True, 8902), (False, 8822)])
 def test_kernel_perft_3_from_the_start_is_the_independent_number(diagonal, expected):
-    assert kernels.kernel_perft(rules.start_position(diagonal), 3) == expected
+    assert BetsySearcher().perft(rules.start_position(diagonal), 3) == expected
 
 
 @pytest.mark.parametrize("diagonal", [False, True])
 def test_kernel_perft_equals_rules_perft_in_a_middle_game(diagonal):
     position = random_walk(24, seed=7, diagonal=diagonal)[-1]
     assert rules.winner(position) is None
-    assert kernels.kernel_perft(position, 3) == rules.perft(position, 3)
+    assert BetsySearcher().perft(position, 3) == rules.Betsy().perft(position, 3)
 
 
 @settings(max_examples=40, deadline=None)

@@ -48,7 +48,7 @@ def test_start_is_the_course_string_white_on_top_and_moving_first():
 )
 def test_perft_from_the_start_matches_the_independent_numbers(diagonal, expected):
     start = rules.start_position(diagonal)
-    assert [rules.perft(start, depth) for depth in (1, 2, 3)] == expected
+    assert [rules.Betsy().perft(start, depth) for depth in (1, 2, 3)] == expected
 
 
 def test_parakeet_steps_one_forward_or_two_from_its_start_row():

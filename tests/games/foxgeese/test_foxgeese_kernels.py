@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aviary.games.foxgeese import kernels, rules
+from aviary.games.foxgeese.engine import FoxGeeseSearcher
 
 CONFIGURATIONS = [("classic", False), ("classic", True), ("elephants", False),
                   ("elephants", True)]
@@ -119,18 +120,23 @@ def test_captures_only_lists_the_jumps():
 @pytest.mark.parametrize(("variant", "shrink"), CONFIGURATIONS)
 def test_perft_agrees_with_the_rules(variant, shrink):
     start = rules.start_position(variant, shrink)
+    game, searcher = rules.FoxGeese(variant=variant, shrink=shrink), FoxGeeseSearcher()
     for depth in range(1, 5):
-        assert kernels.kernel_perft(start, depth) == rules.perft(start, depth)
+        assert searcher.perft(start, depth) == game.perft(start, depth)
     # and from a sparse middle game, where arms close and endings come up
     for position in random_walk(variant, shrink, 80, 7)[-1:]:
         for depth in range(1, 4):
-            assert kernels.kernel_perft(position, depth) == rules.perft(position, depth)
+            assert searcher.perft(position, depth) == game.perft(position, depth)
 
 
 def test_perft_from_the_start_matches_known_counts():
-    assert [rules.perft(rules.start_position(), d) for d in range(1, 5)] == [3, 19, 64, 691]
+    game, searcher = rules.FoxGeese(), FoxGeeseSearcher()
+    classic = rules.start_position()
+    assert [game.perft(classic, d) for d in range(1, 5)] == [3, 19, 64, 691]
+    assert [searcher.perft(classic, d) for d in range(1, 5)] == [3, 19, 64, 691]
     elephants = rules.start_position("elephants")
-    assert [rules.perft(elephants, d) for d in range(1, 5)] == [6, 32, 178, 1686]
+    assert [game.perft(elephants, d) for d in range(1, 5)] == [6, 32, 178, 1686]
+    assert [searcher.perft(elephants, d) for d in range(1, 5)] == [6, 32, 178, 1686]
 
 
 def test_kernels_end_the_game_at_the_rules_move_limit():

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aviary.games.pikachu import kernels, rules
+from aviary.games.pikachu.engine import PikachuSearcher
 from aviary.search.alphabeta import MATE, NOT_OVER
 
 
@@ -108,18 +109,18 @@ def test_capture_only_generation_is_the_capture_subset(n, seed):
 @pytest.mark.parametrize("n", [7, 8])
 def test_kernel_perft_equals_rules_perft_to_depth_4(n):
     start = rules.start_position(n)
-    assert [kernels.kernel_perft(start, d) for d in range(1, 5)] == [
-        rules.perft(start, d) for d in range(1, 5)
+    assert [PikachuSearcher().perft(start, d) for d in range(1, 5)] == [
+        rules.Pikachu(n=n).perft(start, d) for d in range(1, 5)
     ]
 
 
 def test_perft_of_n8_start_is_known():
-    assert kernels.kernel_perft(rules.start_position(8), 4) == 9926
+    assert PikachuSearcher().perft(rules.start_position(8), 4) == 9926
 
 
 def test_kernel_perft_equals_rules_perft_in_a_middle_game():
     position = random_walk(9, 30, seed=7)[-1]
-    assert kernels.kernel_perft(position, 3) == rules.perft(position, 3)
+    assert PikachuSearcher().perft(position, 3) == rules.Pikachu(n=9).perft(position, 3)
 
 
 def test_move_encoding_round_trips_on_the_largest_board():

@@ -20,7 +20,7 @@ and written in the README.
 from __future__ import annotations
 
 import numpy as np
-from numba import cfunc, njit
+from numba import njit
 
 from aviary.games.betsy import kernels, quick, rules
 from aviary.games.betsy.kernels import (
@@ -35,8 +35,9 @@ from aviary.games.betsy.kernels import (
 from aviary.games.betsy.tables import PST
 from aviary.games.engine import Engine, Searcher
 from aviary.games.textbook import Textbook
-from aviary.search import alphabeta, textbook
+from aviary.search import alphabeta
 from aviary.search.clock import Limit
+from aviary.search.kernels import search_kernels, textbook_kernels
 
 # index: cell kind (1 Parakeet .. 6 Kingfisher); PeSTO's values
 MIDDLE = np.array([0, 82, 337, 365, 477, 1025, 0], dtype=np.int64)
@@ -138,53 +139,10 @@ def evaluate(state):
     return score * side
 
 
-# The search core takes kernels as first-class functions with fixed signatures, so that
-# numba can cache the compiled search on disk (see aviary.search.alphabeta).
-@cfunc(alphabeta.GENERATE, cache=True, nogil=True)
-def _generate(state, out, captures_only):
-    return kernels.generate(state, out, captures_only)
-
-
-@cfunc(alphabeta.MAKE, cache=True, nogil=True)
-def _make(state, move):
-    return kernels.make(state, move)
-
-
-@cfunc(alphabeta.UNMAKE, cache=True, nogil=True)
-def _unmake(state, move, undo):
-    kernels.unmake(state, move, undo)
-
-
-@cfunc(alphabeta.EVALUATE, cache=True, nogil=True)
-def _evaluate(state):
-    return evaluate(state)
-
-
-@cfunc(alphabeta.KEY, cache=True, nogil=True)
-def _key(state):
-    return kernels.key(state)
-
-
-@cfunc(alphabeta.ORDER, cache=True, nogil=True)
-def _order(state, move):
-    return kernels.order(state, move)
-
-
-@cfunc(alphabeta.TERMINAL, cache=True, nogil=True)
-def _terminal(state):
-    return kernels.terminal(state)
-
-
-KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order, _terminal)
-
-
+# The search core takes kernels as first-class functions (see aviary.search.kernels).
+KERNELS = search_kernels(kernels, evaluate=evaluate)
 # The textbook opponent (`aviary:textbook`): the same kernels with the plain evaluation.
-@cfunc(alphabeta.EVALUATE, cache=True, nogil=True)
-def _plain_evaluate(state):
-    return kernels.plain_evaluate(state)
-
-
-TEXTBOOK_KERNELS = (_generate, _make, _unmake, _plain_evaluate, _terminal, textbook.no_chance)
+TEXTBOOK_KERNELS = textbook_kernels(kernels, kernels.plain_evaluate)
 
 
 def make_textbook(game: rules.Betsy) -> Textbook[rules.Position, rules.Move]:
@@ -229,7 +187,7 @@ def make_engine(
 def warmup() -> None:
     """Compile (or load from cache) every kernel the engine uses."""
     position = rules.start_position()
-    kernels.kernel_perft(position, 2)
+    BetsySearcher().perft(position, 2)
     kernels.legal_moves(position)
     kernels.terminal(kernels.state_from_position(position))
     for _ in make_engine(rules.Betsy()).think(position, Limit(depth=3)):

@@ -24,7 +24,8 @@ from numba import njit
 
 from aviary.games.betsy import rules
 from aviary.games.betsy.tables import PST
-from aviary.search.alphabeta import MATE, NOT_OVER, PASS
+from aviary.search.alphabeta import CAPTURE_BONUS, MATE, NOT_OVER, PASS
+from aviary.search.kernels import push
 
 SIDE_SLOT, KEY_SLOT, DIAGONAL_SLOT, WHITE_KING_SLOT, BLACK_KING_SLOT = 0, 1, 2, 3, 4
 FEATURES_SLOT = 5  # the evaluation's switches (the engine's business; moves ignore it)
@@ -120,13 +121,6 @@ def full_key(state):
     return key
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _push(out, count, move):
-    if count < out.shape[0]:
-        out[count] = move
-    return count + 1
-
-
 @njit(cache=True, nogil=True)
 def generate(state, out, captures_only):
     """Legal moves of the side to move into `out`; returns how many (capped at len(out)).
@@ -151,15 +145,15 @@ def generate(state, out, captures_only):
             promotes = ahead == 0 or ahead == 7
             one = square + 8 * me
             if state[BOARD + one] == 0 and (promotes or not captures_only):
-                count = _push(out, count, square | one << 10)
+                count = push(out, count, square | one << 10)
                 two = one + 8 * me
                 from_start = (me > 0 and row == 1) or (me < 0 and row == 6)
                 if not captures_only and from_start and state[BOARD + two] == 0:
-                    count = _push(out, count, square | two << 10)
+                    count = push(out, count, square | two << 10)
             if col > 0 and state[BOARD + one - 1] * me < 0:
-                count = _push(out, count, square | (one - 1) << 10)
+                count = push(out, count, square | (one - 1) << 10)
             if col < 7 and state[BOARD + one + 1] * me < 0:
-                count = _push(out, count, square | (one + 1) << 10)
+                count = push(out, count, square | (one + 1) << 10)
         elif piece in (NIGHTHAWK, KINGFISHER):
             if piece == NIGHTHAWK:
                 table = KNIGHT_STEPS
@@ -171,7 +165,7 @@ def generate(state, out, captures_only):
                 target = table[square, k]
                 there = state[BOARD + target] * me
                 if there < 0 or (there == 0 and not captures_only):
-                    count = _push(out, count, square | target << 10)
+                    count = push(out, count, square | target << 10)
         else:
             first = 4 if piece == BLUE_JAY else 0
             last = 4 if piece == ROBIN else 8
@@ -182,10 +176,10 @@ def generate(state, out, captures_only):
                     if there > 0:
                         break
                     if there < 0:
-                        count = _push(out, count, square | target << 10)
+                        count = push(out, count, square | target << 10)
                         break
                     if not captures_only:
-                        count = _push(out, count, square | target << 10)
+                        count = push(out, count, square | target << 10)
     return min(count, out.shape[0])
 
 
@@ -280,7 +274,7 @@ def order(state, move):
     victim = abs(state[BOARD + end])
     bonus = 0
     if victim:
-        bonus = 1_000_000 + 1000 * ORDER_VALUE[victim] - ORDER_VALUE[piece]
+        bonus = CAPTURE_BONUS + 1000 * ORDER_VALUE[victim] - ORDER_VALUE[piece]
     if piece == PARAKEET and (end >> 3 == 7 or end >> 3 == 0):
         bonus += 900_000
     return bonus
@@ -299,30 +293,6 @@ def terminal(state):
     if theirs < 0:
         return MATE
     return NOT_OVER
-
-
-@njit(cache=True, nogil=True)
-def perft(state, depth, buffers):
-    """Leaf count of the move tree to `depth` (same convention as `rules.perft`)."""
-    if depth == 0:
-        return 1
-    moves = buffers[depth]
-    count = generate(state, moves, False)
-    if depth == 1:
-        return count
-    total = 0
-    for i in range(count):
-        move = moves[i]
-        undo = make(state, move)
-        total += perft(state, depth - 1, buffers)
-        unmake(state, move, undo)
-    return total
-
-
-def kernel_perft(position: rules.Position, depth: int) -> int:
-    state = state_from_position(position)
-    buffers = np.zeros((depth + 1, MAX_MOVES), dtype=np.int64)
-    return int(perft(state, depth, buffers))
 
 
 def legal_moves(position: rules.Position, captures_only: bool = False) -> list[rules.Move]:

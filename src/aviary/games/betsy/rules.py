@@ -13,7 +13,7 @@ There is no check, castling or en passant: a player wins by capturing the opposi
 Kingfisher, and a player with no legal move loses.
 
 >>> start = start_position()
->>> len(legal_moves(start)), perft(start, 2)
+>>> len(legal_moves(start)), Betsy().perft(start, 2)
 (20, 400)
 >>> format_board(play(start, Move(12, 28)))[:32]
 'RNBQKBNRPPPP.PPP............P...'
@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from aviary.games.base import Game, Option, Outcome, square_name
+from aviary.games.base import Game, Option, Outcome, check_cells, check_player, square_name
 
 Player = Literal["w", "b"]
 Square = int
@@ -58,15 +58,12 @@ class Position:
     def __post_init__(self) -> None:
         if len(self.board) != SIZE * SIZE:
             raise ValueError(f"board must have 64 characters, got {len(self.board)}")
-        bad = sorted(set(self.board) - set(PIECES + EMPTY))
-        if bad:
-            raise ValueError(f"board may contain only '.{PIECES}', found {''.join(bad)!r}")
+        check_cells(self.board, EMPTY + PIECES)
         for kingfisher in "Kk":
             if self.board.count(kingfisher) > 1:
                 raise ValueError(f"board has {self.board.count(kingfisher)} "
                                  f"{'white' if kingfisher == 'K' else 'black'} Kingfishers")
-        if self.player not in ("w", "b"):
-            raise ValueError(f"player must be 'w' or 'b', got {self.player!r}")
+        check_player(self.player, ("w", "b"))
 
 
 def opponent(player: Player) -> Player:
@@ -99,8 +96,7 @@ def start_position(diagonal: bool = False) -> Position:
 
 def parse(board: str, player: str, diagonal: bool = False) -> Position:
     """A Position from the course's command-line pieces; ValueError names what is wrong."""
-    if player not in ("w", "b"):
-        raise ValueError(f"player must be 'w' or 'b', got {player!r}")
+    check_player(player, ("w", "b"))
     return Position(board, player, diagonal)  # type: ignore[arg-type]
 
 
@@ -212,16 +208,6 @@ def winner(position: Position) -> Player | None:
     return None
 
 
-def perft(position: Position, depth: int) -> int:
-    """Number of move sequences of length `depth` (games that end early stop counting)."""
-    if depth == 0:
-        return 1
-    moves = legal_moves(position)
-    if depth == 1:
-        return len(moves)
-    return sum(perft(play(position, move), depth - 1) for move in moves)
-
-
 class Betsy(Game[Position, Move]):
     """Betsy under the game protocol (option `kingfisher`: orthogonal, or diagonal too)."""
 
@@ -241,7 +227,6 @@ class Betsy(Game[Position, Move]):
         strict=True)}, **{c: f"black {n}" for c, n in zip(
         "prnbqk", ("Parakeet", "Robin", "Nighthawk", "Blue jay", "Quetzal", "Kingfisher"),
         strict=True)}}
-    course_usage = "PLAYER BOARD SECONDS [--kingfisher diagonal]"
     symbols = EMPTY + PIECES
     options = (
         Option(

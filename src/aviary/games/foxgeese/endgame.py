@@ -18,15 +18,13 @@ by `aviary warmup`.
 
 from __future__ import annotations
 
-import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from aviary.cache import cache_dir, read_table, source_key, write_table
+from aviary.cache import cache_dir, read_or_build, source_key
 from aviary.games.base import DRAW, LOSS, WIN, TableUse, Verdict
 from aviary.games.foxgeese import rules, shapes
 
@@ -116,22 +114,13 @@ def load(count: int, shape: int = 0, *, build_missing: bool = True) -> memoryvie
     """A packed table: from memory, from the cache, or built (and saved) now."""
     if (count, shape) in _loaded:
         return _loaded[count, shape]
-    path = table_path(count, shape)
-    table = read_table(path, table_size(count, shape), "<i2")
+    where = f" on shape {shape}" if shape else ""
+    table = read_or_build(table_path(count, shape), table_size(count, shape), "<i2",
+                          lambda: build(count, shape), name="fox endgame table",
+                          solved=f"fox against {count} geese{where}",
+                          build_missing=build_missing)
     if table is None:
-        if not build_missing:
-            return None
-        started = time.monotonic()
-        built = build(count, shape)
-        table = built.data
-        try:
-            write_table(path, built)
-        except OSError as error:  # a read-only cache costs time, never the answer
-            print(f"aviary: could not save the fox endgame table to {path}: {error}",
-                  file=sys.stderr)
-        where = f" on shape {shape}" if shape else ""
-        print(f"aviary: solved fox against {count} geese{where} ({len(table):,} positions) "
-              f"in {time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
+        return None
     _loaded[count, shape] = table
     return table
 

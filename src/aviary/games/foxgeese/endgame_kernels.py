@@ -44,11 +44,7 @@ def shape_graph(shape: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 POINT_COUNT = len(rules.POINTS)  # 33, the open cross's
-COMB = np.zeros((POINT_COUNT + 1, 8), dtype=np.int64)
-for _n in range(POINT_COUNT + 1):
-    COMB[_n, 0] = 1
-    for _k in range(1, 8):
-        COMB[_n, _k] = 0 if _n == 0 else COMB[_n - 1, _k - 1] + COMB[_n - 1, _k]
+COMB = retrograde.binomials(POINT_COUNT, 7)
 
 MAX_MOVES = 64
 MIN_GEESE = 4  # with three geese left the foxes have won
@@ -73,13 +69,7 @@ def decode(index, count, geese, n):
     per = COMB[n - 1, count]
     head, rank = index // per, index % per
     side, fox = head // n, head % n
-    top = n - 2
-    for k in range(count, 0, -1):
-        while COMB[top, k] > rank:
-            top -= 1
-        geese[k - 1] = top
-        rank -= COMB[top, k]
-        top -= 1
+    retrograde.unrank_combination(rank, count, n - 1, COMB, geese)
     for k in range(count):
         if geese[k] >= fox:
             geese[k] += 1

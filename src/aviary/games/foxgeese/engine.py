@@ -45,7 +45,7 @@ fixed 1,000,000 nodes a move: 70% (4 wins, 6 draws) with 60, 85% (7, 3) with 300
 from __future__ import annotations
 
 import numpy as np
-from numba import cfunc, njit
+from numba import njit
 
 from aviary.games.engine import Engine, Searcher
 from aviary.games.foxgeese import kernels, odds, quick, rules
@@ -66,8 +66,9 @@ from aviary.games.foxgeese.kernels import (
     popcount,
 )
 from aviary.games.textbook import Textbook
-from aviary.search import alphabeta, textbook
+from aviary.search import alphabeta
 from aviary.search.clock import Limit
+from aviary.search.kernels import search_kernels, textbook_kernels
 
 GOOSE = 100
 ELEPHANT = 260
@@ -228,53 +229,10 @@ def order(state, move):
     return 6 - abs(row - 3) - abs(col - 3)
 
 
-# The search core takes kernels as first-class functions with fixed signatures, so that
-# numba can cache the compiled search on disk (see aviary.search.alphabeta).
-@cfunc(alphabeta.GENERATE, cache=True, nogil=True)
-def _generate(state, out, captures_only):
-    return kernels.generate(state, out, captures_only)
-
-
-@cfunc(alphabeta.MAKE, cache=True, nogil=True)
-def _make(state, move):
-    return kernels.make(state, move)
-
-
-@cfunc(alphabeta.UNMAKE, cache=True, nogil=True)
-def _unmake(state, move, undo):
-    kernels.unmake(state, move, undo)
-
-
-@cfunc(alphabeta.EVALUATE, cache=True, nogil=True)
-def _evaluate(state):
-    return evaluate(state)
-
-
-@cfunc(alphabeta.KEY, cache=True, nogil=True)
-def _key(state):
-    return kernels.key(state)
-
-
-@cfunc(alphabeta.ORDER, cache=True, nogil=True)
-def _order(state, move):
-    return order(state, move)
-
-
-@cfunc(alphabeta.TERMINAL, cache=True, nogil=True)
-def _terminal(state):
-    return kernels.terminal(state)
-
-
-KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order, _terminal)
-
-
+# The search core takes kernels as first-class functions (see aviary.search.kernels).
+KERNELS = search_kernels(kernels, evaluate=evaluate, order=order)
 # The textbook opponent (`aviary:textbook`): the same kernels with the plain evaluation.
-@cfunc(alphabeta.EVALUATE, cache=True, nogil=True)
-def _plain_evaluate(state):
-    return plain_evaluate(state)
-
-
-TEXTBOOK_KERNELS = (_generate, _make, _unmake, _plain_evaluate, _terminal, textbook.no_chance)
+TEXTBOOK_KERNELS = textbook_kernels(kernels, plain_evaluate)
 
 
 def make_textbook(game: rules.FoxGeese) -> Textbook[rules.Position, rules.Move]:
@@ -314,7 +272,7 @@ def warmup() -> None:
     """Compile (or load from cache) every kernel the engine uses."""
     for variant in rules.VARIANTS:
         position = rules.start_position(variant, shrink=True)
-        kernels.kernel_perft(position, 2)
+        FoxGeeseSearcher().perft(position, 2)
         kernels.legal_moves(position)
         kernels.play(position, rules.legal_moves(position)[0])
         for _ in make_engine(rules.FoxGeese()).think(position, Limit(depth=3)):

@@ -19,6 +19,8 @@ import numpy as np
 from numba import njit
 
 from aviary.games.foxgeese import rules
+from aviary.search.alphabeta import MATE, NOT_OVER
+from aviary.search.kernels import push
 
 SIZE = rules.SIZE
 SIDE_SLOT, KEY_SLOT, PLY_SLOT, FOXES, GEESE, ELEPHANTS, OPEN, SHRINK, SP, ROOT_SIDE, ROOT_PLY = (
@@ -29,8 +31,6 @@ STACK_DEPTH = 200  # deeper than the search's MAX_PLY (96) and any perft we run
 STATE_SIZE = STACK + FRAME * STACK_DEPTH
 MAX_MOVES = 64  # at most 13 pieces x 4 directions
 MOVE_LIMIT = rules.MOVE_LIMIT
-NOT_OVER = -(2**62)  # `terminal` while the game goes on (aviary.search.alphabeta's value)
-MATE = 1_000_000
 
 POINTS = np.array(rules.POINTS, dtype=np.int64)
 # NEXT[p, d]: the point next to p in direction d (up, down, left, right) on the cross, or -1;
@@ -250,10 +250,17 @@ def terminal(state):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _push(out, count, move):
-    if count < out.shape[0]:
-        out[count] = move
-    return count + 1
+def _steps(out, count, pieces, empty):
+    """Every step of a piece on `pieces` to an adjacent `empty` point, pushed onto `out`."""
+    for i in range(POINTS.shape[0]):
+        p = POINTS[i]
+        if not pieces & bit(p):
+            continue
+        for d in range(4):
+            q = NEXT[p, d]
+            if q >= 0 and empty & bit(q):
+                count = push(out, count, p | q << 10)
+    return count
 
 
 @njit(cache=True, nogil=True)
@@ -274,29 +281,11 @@ def generate(state, out, captures_only):
                 if q >= 0 and geese & bit(q):
                     r = BEYOND[p, d]
                     if r >= 0 and empty & bit(r):
-                        count = _push(out, count, p | r << 10)
-        if captures_only:
-            return min(count, out.shape[0])
-        for i in range(POINTS.shape[0]):
-            p = POINTS[i]
-            if not foxes & bit(p):
-                continue
-            for d in range(4):
-                q = NEXT[p, d]
-                if q >= 0 and empty & bit(q):
-                    count = _push(out, count, p | q << 10)
-        return min(count, out.shape[0])
-    if captures_only:
-        return 0
-    mine = geese | elephants
-    for i in range(POINTS.shape[0]):
-        p = POINTS[i]
-        if not mine & bit(p):
-            continue
-        for d in range(4):
-            q = NEXT[p, d]
-            if q >= 0 and empty & bit(q):
-                count = _push(out, count, p | q << 10)
+                        count = push(out, count, p | r << 10)
+        if not captures_only:
+            count = _steps(out, count, foxes, empty)
+    elif not captures_only:
+        count = _steps(out, count, geese | elephants, empty)
     return min(count, out.shape[0])
 
 
@@ -388,30 +377,6 @@ def unmake(state, move, undo):
 @njit(cache=True, nogil=True)
 def key(state):
     return state[KEY_SLOT]
-
-
-@njit(cache=True, nogil=True)
-def perft(state, depth, buffers):
-    """Leaf count of the move tree to `depth` (same convention as `rules.perft`)."""
-    if depth == 0:
-        return 1
-    moves = buffers[depth]
-    count = generate(state, moves, False)
-    if depth == 1:
-        return count
-    total = 0
-    for i in range(count):
-        move = moves[i]
-        undo = make(state, move)
-        total += perft(state, depth - 1, buffers)
-        unmake(state, move, undo)
-    return total
-
-
-def kernel_perft(position: rules.Position, depth: int) -> int:
-    state = state_from_position(position)
-    buffers = np.zeros((depth + 1, MAX_MOVES), dtype=np.int64)
-    return int(perft(state, depth, buffers))
 
 
 def legal_moves(position: rules.Position) -> list[rules.Move]:

@@ -32,7 +32,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
-from aviary.games.base import Board, Game, Option, Outcome, square_name
+from aviary.games.base import (
+    Board,
+    Game,
+    Option,
+    Outcome,
+    check_cells,
+    check_player,
+    square_name,
+)
 
 Player = Literal["f", "g"]
 Point = int
@@ -94,9 +102,7 @@ class Position:
     def __post_init__(self) -> None:
         if len(self.board) != CELLS:
             raise ValueError(f"board must have {CELLS} characters (7x7), got {len(self.board)}")
-        bad = sorted(set(self.board) - set(HOLE + EMPTY + FOX + GOOSE + ELEPHANT))
-        if bad:
-            raise ValueError(f"board may contain only '#.FGE', found {''.join(bad)!r}")
+        check_cells(self.board, HOLE + EMPTY + FOX + GOOSE + ELEPHANT)
         for point in CORNERS:
             if self.board[point] != HOLE:
                 row, col = divmod(point, SIZE)
@@ -111,8 +117,7 @@ class Position:
             closed = sum(self.board[p] == HOLE for p in arm)
             if 0 < closed < len(arm):
                 raise ValueError(f"the {name} arm is partly closed: '#' closes whole arms only")
-        if self.player not in ("f", "g"):
-            raise ValueError(f"player must be 'f' or 'g', got {self.player!r}")
+        check_player(self.player, ("f", "g"))
         if self.ply < 0 or self.ply % 2 != (self.player == "g"):
             raise ValueError(f"ply {self.ply} does not match player {self.player!r} "
                              f"(the foxes move at even plies)")
@@ -181,8 +186,7 @@ def parse(board: str, player: str, variant: str = "classic", shrink: bool = Fals
     The board text does not say where in the game it is: by default the foxes are
     taken at the start of a round (ply 0) and the geese in its middle (ply 1).
     """
-    if player not in ("f", "g"):
-        raise ValueError(f"player must be 'f' or 'g', got {player!r}")
+    check_player(player, ("f", "g"))
     if variant not in LIMITS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     for piece, most in LIMITS[variant].items():
@@ -316,16 +320,6 @@ def successors(position: Position) -> dict[str, Move]:
     return {format_board(play(position, move)): move for move in legal_moves(position)}
 
 
-def perft(position: Position, depth: int) -> int:
-    """Number of move sequences of length `depth` (finished games stop counting)."""
-    if depth == 0:
-        return 1
-    moves = legal_moves(position)
-    if depth == 1:
-        return len(moves)
-    return sum(perft(play(position, move), depth - 1) for move in moves)
-
-
 class FoxGeese(Game[Position, Move]):
     """Fox, Geese and Elephants under the game protocol (options `variant`, `shrink`)."""
 
@@ -348,7 +342,6 @@ class FoxGeese(Game[Position, Move]):
                "(2 foxes, 10 geese, 3 elephants)", choices=VARIANTS),
         Option("shrink", False, "close an empty arm at a round's end when 8 or 4 animals remain"),
     )
-    course_usage = "PLAYER BOARD SECONDS [--variant classic|elephants] [--shrink]"
     symbols = HOLE + EMPTY + FOX + GOOSE + ELEPHANT
 
     @property

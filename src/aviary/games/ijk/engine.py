@@ -33,8 +33,9 @@ from aviary.games.engine import Engine, Searcher
 from aviary.games.ijk import kernels, quick, rules
 from aviary.games.ijk.kernels import DET_SLOT, MATE, N_SLOT, NOT_OVER, SIDE
 from aviary.games.textbook import Textbook
-from aviary.search import alphabeta, expectimax
+from aviary.search import alphabeta
 from aviary.search.clock import DEEPEN_TO_DEADLINE, Limit
+from aviary.search.kernels import chance_kernel, search_kernels, textbook_kernels
 
 EVAL_LIMIT = 200_000
 WIN = EVAL_LIMIT + 1
@@ -146,63 +147,12 @@ def terminal_chance(state):
     return result // MATE * WIN
 
 
-@cfunc(alphabeta.GENERATE, cache=True, nogil=True)
-def _generate(state, out, captures_only):
-    return kernels.generate(state, out, captures_only)
-
-
-@cfunc(alphabeta.MAKE, cache=True, nogil=True)
-def _make(state, move):
-    return kernels.make(state, move)
-
-
-@cfunc(alphabeta.UNMAKE, cache=True, nogil=True)
-def _unmake(state, move, undo):
-    kernels.unmake(state, move, undo)
-
-
-@cfunc(alphabeta.EVALUATE, cache=True, nogil=True)
-def _evaluate(state):
-    return evaluate(state)
-
-
-@cfunc(alphabeta.KEY, cache=True, nogil=True)
-def _key(state):
-    return kernels.key(state)
-
-
-@cfunc(alphabeta.ORDER, cache=True, nogil=True)
-def _order(state, move):
-    return kernels.order(state, move)
-
-
-@cfunc(alphabeta.TERMINAL, cache=True, nogil=True)
-def _terminal(state):
-    return kernels.terminal(state)
-
-
-@cfunc(alphabeta.TERMINAL, cache=True, nogil=True)
-def _terminal_chance(state):
-    return terminal_chance(state)
-
-
-@cfunc(expectimax.CHANCE, cache=True, nogil=True)
-def _chance(state, outcomes, weights):
-    return kernels.chance(state, outcomes, weights)
-
-
-KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order, _terminal)
-CHANCE_KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order, _terminal_chance,
-                  _chance)
-
-
+# The search core takes kernels as first-class functions (see aviary.search.kernels).
+KERNELS = search_kernels(kernels, evaluate=evaluate)
+CHANCE_KERNELS = (search_kernels(kernels, evaluate=evaluate, terminal=terminal_chance)
+                  + (chance_kernel(kernels),))
 # The textbook opponent (`aviary:textbook`): the same kernels with the plain evaluation.
-@cfunc(alphabeta.EVALUATE, cache=True, nogil=True)
-def _plain_evaluate(state):
-    return kernels.plain_evaluate(state)
-
-
-TEXTBOOK_KERNELS = (_generate, _make, _unmake, _plain_evaluate, _terminal, _chance)
+TEXTBOOK_KERNELS = textbook_kernels(kernels, kernels.plain_evaluate, chance=True)
 
 
 def make_textbook(game: rules.IJK) -> Textbook[rules.Position, rules.Move]:

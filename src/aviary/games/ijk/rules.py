@@ -41,6 +41,8 @@ from aviary.games.base import (
     Game,
     Option,
     Outcome,
+    check_cells,
+    check_player,
     format_seconds,
     parse_seconds,
     square_name,
@@ -82,11 +84,8 @@ class Position:
         if len(self.board) not in (16, 36):
             raise ValueError(f"board must have 36 (6x6) or 16 (4x4) characters, "
                              f"got {len(self.board)}")
-        bad = sorted(set(self.board) - set(UPPER + LOWER + EMPTY))
-        if bad:
-            raise ValueError(f"board may contain only '.', A-K and a-k, found {''.join(bad)!r}")
-        if self.player not in ("+", "-"):
-            raise ValueError(f"player must be '+' or '-', got {self.player!r}")
+        check_cells(self.board, UPPER + LOWER + EMPTY, "'.', A-K and a-k")
+        check_player(self.player, ("+", "-"))
 
 
 def opponent(player: Player) -> Player:
@@ -272,7 +271,7 @@ class IJK(Game[Position, Move]):
         Option("mode", "det", "det: the new tile goes to the first empty cell; "
                "nondet: to a random empty cell", choices=("det", "nondet")),
     )
-    course_usage = "PLAYER BOARD MODE SECONDS [--variant course|handout]"
+    course_words = "PLAYER BOARD MODE SECONDS"
     symbols = EMPTY + UPPER + LOWER
 
     @property
@@ -389,7 +388,7 @@ class IJK(Game[Position, Move]):
         if unknown:
             raise ValueError(f"unknown option {unknown[0]!r} (options: --variant)")
         if len(words) != 4:
-            raise ValueError(f"usage: aviary ijk move {cls.course_usage} "
+            raise ValueError(f"usage: aviary ijk move {cls.course_usage()} "
                              f"(got {len(words)} arguments)")
         player, board, mode, limit = words
         if mode not in ("det", "nondet"):

@@ -22,13 +22,11 @@ imports only the standard library at load time, so the course command line can a
 from __future__ import annotations
 
 import hashlib
-import sys
-import time
 from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aviary.cache import cache_dir, read_table, write_table
+from aviary.cache import cache_dir, read_or_build
 from aviary.games.base import DRAW, LOSS, WIN, TableUse, Verdict
 from aviary.games.pikachu import rules
 
@@ -207,25 +205,12 @@ def load(group: tuple[int, int], n: int = 8, *, build_missing: bool = True) -> m
     key = (n, *group)
     if key in _loaded:
         return _loaded[key]
-    path = table_path(group, n)
-    table = read_table(path, group_size(group, n * n), "<i2")
+    table = read_or_build(table_path(group, n), group_size(group, n * n), "<i2",
+                          lambda: build(group, n), name="Pikachu endgame table",
+                          solved=f"Pikachu endings {group[0]} v {group[1]} on n = {n}",
+                          build_missing=build_missing)
     if table is None:
-        if not build_missing:
-            return None
-        if path.exists():
-            print(f"aviary: rebuilding the corrupt Pikachu endgame table {path}",
-                  file=sys.stderr, flush=True)
-        started = time.monotonic()
-        built = build(group, n)
-        table = built.data
-        try:
-            write_table(path, built)
-        except OSError as error:  # a read-only cache costs time, never the answer
-            print(f"aviary: could not save the Pikachu endgame table to {path}: {error}",
-                  file=sys.stderr)
-        elapsed = time.monotonic() - started
-        print(f"aviary: solved Pikachu endings {group[0]} v {group[1]} (n = {n}, "
-              f"{len(table):,} positions) in {elapsed:.1f} s", file=sys.stderr, flush=True)
+        return None
     _loaded[key] = table
     return table
 

@@ -19,19 +19,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from aviary.search.retrograde import LOSS, exit_code, packed_exit
+from aviary.search import retrograde
+from aviary.search.retrograde import LOSS, exit_code, packed_exit, unrank_combination
 
 MAX_PIECES_PER_SIDE = 8
 
 
 def binomials(squares: int) -> np.ndarray:
     """C(s, k) for s <= squares, k <= MAX_PIECES_PER_SIDE, as int64."""
-    table = np.zeros((squares + 1, MAX_PIECES_PER_SIDE + 1), dtype=np.int64)
-    for s in range(squares + 1):
-        table[s, 0] = 1
-        for k in range(1, min(s, MAX_PIECES_PER_SIDE) + 1):
-            table[s, k] = table[s - 1, k - 1] + (table[s - 1, k] if k <= s - 1 else 0)
-    return table
+    return retrograde.binomials(squares, MAX_PIECES_PER_SIDE)
 
 
 @njit(cache=True, nogil=True)
@@ -43,18 +39,6 @@ def _sort(squares, count):
             squares[j + 1] = squares[j]
             j -= 1
         squares[j + 1] = value
-
-
-@njit(cache=True, nogil=True)
-def _unrank_combination(rank, count, squares, binom, out):
-    """The `count` sorted values in 0..squares-1 with colex rank `rank` into out."""
-    top = squares - 1
-    for k in range(count, 0, -1):
-        while binom[top, k] > rank:
-            top -= 1
-        out[k - 1] = top
-        rank -= binom[top, k]
-        top -= 1
 
 
 @njit(cache=True, nogil=True)
@@ -77,8 +61,8 @@ def rank(mover, a, other, b, squares, binom):
 def unrank(index, a, b, squares, binom, mover, other):
     """Sorted mover and other squares of position `index` (inverse of `rank`)."""
     per_first = binom[squares - a, b]
-    _unrank_combination(index // per_first, a, squares, binom, mover)
-    _unrank_combination(index % per_first, b, squares - a, binom, other)
+    unrank_combination(index // per_first, a, squares, binom, mover)
+    unrank_combination(index % per_first, b, squares - a, binom, other)
     for k in range(b):
         square = other[k]
         for m in range(a):

@@ -18,14 +18,14 @@ from them instead: one Report with the table's move and its exact result.
 from __future__ import annotations
 
 import numpy as np
-from numba import cfunc, njit
+from numba import njit
 
 from aviary.games.engine import Engine, Searcher
 from aviary.games.pikachu import endgame, kernels, quick, rules
 from aviary.games.pikachu.kernels import BOARD, N_SLOT, SIDE_SLOT
 from aviary.games.textbook import Textbook
-from aviary.search import alphabeta, textbook
 from aviary.search.clock import Limit
+from aviary.search.kernels import search_kernels, textbook_kernels
 
 PICHU = 100
 PIKACHU = 450
@@ -74,53 +74,12 @@ def evaluate(state):
     return score * state[SIDE_SLOT]
 
 
-# The search core takes kernels as first-class functions with fixed signatures, so that
-# numba can cache the compiled search on disk (see aviary.search.alphabeta).
-@cfunc(alphabeta.GENERATE, cache=True, nogil=True)
-def _generate(state, out, captures_only):
-    return kernels.generate(state, out, captures_only)
-
-
-@cfunc(alphabeta.MAKE, cache=True, nogil=True)
-def _make(state, move):
-    return kernels.make(state, move)
-
-
-@cfunc(alphabeta.UNMAKE, cache=True, nogil=True)
-def _unmake(state, move, undo):
-    kernels.unmake(state, move, undo)
-
-
-@cfunc(alphabeta.EVALUATE, cache=True, nogil=True)
-def _evaluate(state):
-    return evaluate(state)
-
-
-@cfunc(alphabeta.KEY, cache=True, nogil=True)
-def _key(state):
-    return kernels.key(state)
-
-
-@cfunc(alphabeta.ORDER, cache=True, nogil=True)
-def _order(state, move):
-    return kernels.order(state, move)
-
-
-@cfunc(alphabeta.TERMINAL, cache=True, nogil=True)
-def _terminal(state):
-    return kernels.terminal(state)
-
-
-KERNELS = (_generate, _make, _unmake, _evaluate, _key, _order, _terminal)
+# The search core takes kernels as first-class functions (see aviary.search.kernels).
+KERNELS = search_kernels(kernels, evaluate=evaluate)
 
 
 # The textbook opponent (`aviary:textbook`): the same kernels with the plain evaluation.
-@cfunc(alphabeta.EVALUATE, cache=True, nogil=True)
-def _plain_evaluate(state):
-    return kernels.plain_evaluate(state)
-
-
-TEXTBOOK_KERNELS = (_generate, _make, _unmake, _plain_evaluate, _terminal, textbook.no_chance)
+TEXTBOOK_KERNELS = textbook_kernels(kernels, kernels.plain_evaluate)
 
 
 def make_textbook(game: rules.Pikachu) -> Textbook[rules.Position, rules.Move]:
@@ -129,25 +88,26 @@ def make_textbook(game: rules.Pikachu) -> Textbook[rules.Position, rules.Move]:
 
 
 class PikachuSearcher(Searcher[rules.Position, rules.Move]):
-    """Pikachu positions as kernel arrays; boards beyond `kernels.MAX_N` are not searched."""
+    """Pikachu positions as kernel arrays; boards the kernels do not reach are not searched."""
 
     kernels = KERNELS
 
     def state_array(self, state: rules.Position) -> np.ndarray | None:
-        return kernels.state_from_position(state) if state.n <= kernels.MAX_N else None
+        return kernels.state_from_position(state) if rules.kernels_reach(state) else None
 
     def move(self, state: rules.Position, code: int) -> rules.Move:
         return kernels.decode(code)
 
     def shape(self, state: rules.Position) -> tuple[int, int]:
-        return state.n, kernels.move_buffer_size(min(state.n, kernels.MAX_N))
+        searched = state.n if rules.kernels_reach(state) else 0  # no arrays for the others
+        return state.n, kernels.move_buffer_size(searched)
 
     def key(self, state: rules.Position) -> int | None:
         array = self.state_array(state)
         return None if array is None else int(array[kernels.KEY_SLOT])
 
     def kernel_moves(self, state: rules.Position) -> list[rules.Move] | None:
-        return kernels.legal_moves(state) if state.n <= kernels.MAX_N else None
+        return kernels.legal_moves(state) if rules.kernels_reach(state) else None
 
 
 def make_engine(game: rules.Pikachu) -> Engine[rules.Position, rules.Move]:
@@ -158,7 +118,7 @@ def make_engine(game: rules.Pikachu) -> Engine[rules.Position, rules.Move]:
 def warmup() -> None:
     """Compile (or load from cache) every kernel the engine uses."""
     position = rules.start_position(8)
-    kernels.kernel_perft(position, 2)
+    PikachuSearcher().perft(position, 2)
     kernels.legal_moves(position)
     kernels.board_from_state(kernels.state_from_position(position))
     for _ in make_engine(rules.Pikachu(n=8)).think(position, Limit(depth=3)):

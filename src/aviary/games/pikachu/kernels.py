@@ -18,7 +18,8 @@ import numpy as np
 from numba import njit
 
 from aviary.games.pikachu import rules
-from aviary.search.alphabeta import MATE, NOT_OVER
+from aviary.search.alphabeta import CAPTURE_BONUS, MATE, NOT_OVER
+from aviary.search.kernels import push
 
 MAX_N = rules.KERNEL_MAX_N  # 10 bits per square in the move encoding
 N_SLOT, SIDE_SLOT, KEY_SLOT, COUNT_SLOT = 0, 1, 2, 3
@@ -40,7 +41,7 @@ ZOBRIST_SIDE = np.int64(_rng.integers(1, 2**62))
 def state_from_position(position: rules.Position) -> np.ndarray:
     """The kernel state array of `position` (n must be at most MAX_N)."""
     n = position.n
-    if n > MAX_N:
+    if not rules.kernels_reach(position):
         raise ValueError(f"kernels support n <= {MAX_N}, got {n}")
     state = np.zeros(BOARD + n * n, dtype=np.int64)
     state[N_SLOT] = n
@@ -58,15 +59,12 @@ def board_from_state(state: np.ndarray) -> str:
 
 
 def encode(move: rules.Move) -> int:
-    captured = 0 if move.captured is None else move.captured + 1
-    return move.start | move.end << SQUARE_BITS | captured << (2 * SQUARE_BITS)
+    return int(pack(move.start, move.end, -1 if move.captured is None else move.captured))
 
 
 def decode(move: int) -> rules.Move:
-    captured = (move >> (2 * SQUARE_BITS)) - 1
-    return rules.Move(
-        move & SQUARE_MASK, (move >> SQUARE_BITS) & SQUARE_MASK, None if captured < 0 else captured
-    )
+    start, end, captured = unpack(move)
+    return rules.Move(int(start), int(end), None if captured < 0 else int(captured))
 
 
 @njit(cache=True, nogil=True)
@@ -96,82 +94,32 @@ def piece_counts(state):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _push(out, count, move):
-    if count < out.shape[0]:
-        out[count] = move
-    return count + 1
+def pack(start, end, captured):
+    """The move code of start -> end, jumping the piece on `captured` (-1: none)."""
+    return start | end << SQUARE_BITS | (captured + 1) << (2 * SQUARE_BITS)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def unpack(move):
+    """(start, end, captured square or -1) of a move code."""
+    return (move & SQUARE_MASK, (move >> SQUARE_BITS) & SQUARE_MASK,
+            (move >> (2 * SQUARE_BITS)) - 1)
 
 
 @njit(cache=True, nogil=True)
-def generate(state, out, captures_only):
-    """Legal moves of the side to move into `out`; returns how many (capped at len(out))."""
+def _moves(state, side, out, captures_only):
+    """Every legal move of `side` (captures only if `captures_only`) counted, and written
+    into `out` while it has room: `generate` lists them, `count_moves` only counts."""
     n = state[N_SLOT]
-    me = state[SIDE_SLOT]
     count = 0
     for square in range(n * n):
-        piece = state[BOARD + square] * me  # > 0: mine
+        piece = state[BOARD + square] * side  # > 0: mine
         if piece <= 0:
             continue
         row = square // n
         col = square - row * n
         for direction in range(4):
             # 0 forward, 1 left, 2 right, 3 backward (Pikachu only)
-            if direction == 0:
-                drow, dcol = me, 0
-            elif direction == 1:
-                drow, dcol = 0, -1
-            elif direction == 2:
-                drow, dcol = 0, 1
-            else:
-                if piece == 1:
-                    break
-                drow, dcol = -me, 0
-            r = row + drow
-            c = col + dcol
-            if piece == 1:
-                if r < 0 or r >= n or c < 0 or c >= n:
-                    continue
-                target = r * n + c
-                there = state[BOARD + target] * me
-                if there == 0:
-                    if not captures_only:
-                        count = _push(out, count, square | target << 10)
-                elif there < 0:
-                    r2 = r + drow
-                    c2 = c + dcol
-                    if 0 <= r2 < n and 0 <= c2 < n and state[BOARD + r2 * n + c2] == 0:
-                        count = _push(out, count, square | (r2 * n + c2) << 10 | (target + 1) << 20)
-            else:
-                captured = -1
-                while 0 <= r < n and 0 <= c < n:
-                    here = r * n + c
-                    there = state[BOARD + here] * me
-                    if there == 0:
-                        if captured >= 0:
-                            count = _push(out, count, square | here << 10 | (captured + 1) << 20)
-                        elif not captures_only:
-                            count = _push(out, count, square | here << 10)
-                    elif there < 0 and captured < 0:
-                        captured = here
-                    else:
-                        break
-                    r += drow
-                    c += dcol
-    return min(count, out.shape[0])
-
-
-@njit(cache=True, nogil=True)
-def count_moves(state, side):
-    """How many legal moves `side` would have (the mobility term), without listing them."""
-    n = state[N_SLOT]
-    count = 0
-    for square in range(n * n):
-        piece = state[BOARD + square] * side
-        if piece <= 0:
-            continue
-        row = square // n
-        col = square - row * n
-        for direction in range(4):
             if direction == 0:
                 drow, dcol = side, 0
             elif direction == 1:
@@ -187,22 +135,26 @@ def count_moves(state, side):
             if piece == 1:
                 if r < 0 or r >= n or c < 0 or c >= n:
                     continue
-                there = state[BOARD + r * n + c] * side
+                target = r * n + c
+                there = state[BOARD + target] * side
                 if there == 0:
-                    count += 1
+                    if not captures_only:
+                        count = push(out, count, pack(square, target, -1))
                 elif there < 0:
                     r2 = r + drow
                     c2 = c + dcol
                     if 0 <= r2 < n and 0 <= c2 < n and state[BOARD + r2 * n + c2] == 0:
-                        count += 1
+                        count = push(out, count, pack(square, r2 * n + c2, target))
             else:
-                jumped = False
+                captured = -1
                 while 0 <= r < n and 0 <= c < n:
-                    there = state[BOARD + r * n + c] * side
+                    here = r * n + c
+                    there = state[BOARD + here] * side
                     if there == 0:
-                        count += 1
-                    elif there < 0 and not jumped:
-                        jumped = True
+                        if captured >= 0 or not captures_only:
+                            count = push(out, count, pack(square, here, captured))
+                    elif there < 0 and captured < 0:
+                        captured = here
                     else:
                         break
                     r += drow
@@ -211,13 +163,23 @@ def count_moves(state, side):
 
 
 @njit(cache=True, nogil=True)
+def generate(state, out, captures_only):
+    """Legal moves of the side to move into `out`; returns how many (capped at len(out))."""
+    return min(_moves(state, state[SIDE_SLOT], out, captures_only), out.shape[0])
+
+
+@njit(cache=True, nogil=True)
+def count_moves(state, side):
+    """How many legal moves `side` would have (the mobility term), without listing them."""
+    return _moves(state, side, np.empty(0, dtype=np.int64), False)
+
+
+@njit(cache=True, nogil=True)
 def make(state, move):
     """Play `move` in place; returns the undo token (captured cell + 2, promotion bit)."""
     n = state[N_SLOT]
     me = state[SIDE_SLOT]
-    start = move & 1023
-    end = (move >> 10) & 1023
-    captured = (move >> 20) - 1
+    start, end, captured = unpack(move)
     piece = state[BOARD + start]
     key = state[KEY_SLOT] ^ ZOBRIST[piece + 2, start] ^ ZOBRIST_SIDE
     undo = 2
@@ -242,9 +204,7 @@ def make(state, move):
 def unmake(state, move, undo):
     """Take back `move` given the token `make` returned."""
     me = -state[SIDE_SLOT]
-    start = move & 1023
-    end = (move >> 10) & 1023
-    captured = (move >> 20) - 1
+    start, end, captured = unpack(move)
     piece = state[BOARD + end]
     key = state[KEY_SLOT] ^ ZOBRIST[piece + 2, end] ^ ZOBRIST_SIDE
     if undo & 8:
@@ -285,16 +245,14 @@ def terminal(state):
 @njit(cache=True, nogil=True)
 def order(state, move):
     """Static ordering bonus: captures by victim value, then promotions, then advances."""
-    captured = (move >> 20) - 1
+    start, end, captured = unpack(move)
     n = state[N_SLOT]
     me = state[SIDE_SLOT]
-    start = move & 1023
-    end = (move >> 10) & 1023
     bonus = 0
     if captured >= 0:
         victim = abs(state[BOARD + captured])
         attacker = abs(state[BOARD + start])
-        bonus = 1_000_000 + 1000 * victim - attacker
+        bonus = CAPTURE_BONUS + 1000 * victim - attacker
     if state[BOARD + start] == me:
         row = end // n
         if (me > 0 and row == n - 1) or (me < 0 and row == 0):
@@ -302,33 +260,9 @@ def order(state, move):
     return bonus
 
 
-@njit(cache=True, nogil=True)
-def perft(state, depth, buffers):
-    """Leaf count of the move tree to `depth` (same convention as `rules.perft`)."""
-    if depth == 0:
-        return 1
-    moves = buffers[depth]
-    count = generate(state, moves, False)
-    if depth == 1:
-        return count
-    total = 0
-    for i in range(count):
-        move = moves[i]
-        undo = make(state, move)
-        total += perft(state, depth - 1, buffers)
-        unmake(state, move, undo)
-    return total
-
-
 def move_buffer_size(n: int) -> int:
     """Room for every legal move: generous for real positions, and generate() never overflows."""
     return max(256, 4 * n * n)
-
-
-def kernel_perft(position: rules.Position, depth: int) -> int:
-    state = state_from_position(position)
-    buffers = np.zeros((depth + 1, move_buffer_size(position.n)), dtype=np.int64)
-    return int(perft(state, depth, buffers))
 
 
 def legal_moves(position: rules.Position) -> list[rules.Move]:

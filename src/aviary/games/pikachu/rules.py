@@ -24,7 +24,10 @@ from typing import Literal, NamedTuple
 from aviary.games.base import (
     Game,
     Option,
+    OptionError,
     Outcome,
+    check_cells,
+    check_player,
     format_seconds,
     parse_seconds,
     square_name,
@@ -41,6 +44,8 @@ MIN_N = 7
 # each, and boards beyond KERNEL_MAX_N are played by the rules-only quick player.
 MAX_N = 64
 KERNEL_MAX_N = 32  # the compiled kernels' limit (kernels.py); larger boards: rules only
+# the board size, bounds checked here only: by a game's settings and by every Position
+SIZE = Option("n", 8, "board size n x n", minimum=MIN_N, maximum=MAX_N)
 
 # (row step, column step): forward is resolved per player, then left/right, then back.
 _SIDEWAYS = ((0, -1), (0, 1))
@@ -67,18 +72,14 @@ class Position:
     player: Player
 
     def __post_init__(self) -> None:
-        if not MIN_N <= self.n <= MAX_N:
-            raise ValueError(f"board size n must be from {MIN_N} to {MAX_N}, got {self.n}")
+        SIZE.validate(self.n)
         if len(self.board) != self.n * self.n:
             raise ValueError(
                 f"board must have n*n = {self.n * self.n} characters for n={self.n}, "
                 f"got {len(self.board)}"
             )
-        bad = sorted(set(self.board) - set(PIECES + EMPTY))
-        if bad:
-            raise ValueError(f"board may contain only '.wbWB', found {''.join(bad)!r}")
-        if self.player not in ("w", "b"):
-            raise ValueError(f"player must be 'w' or 'b', got {self.player!r}")
+        check_cells(self.board, EMPTY + PIECES)
+        check_player(self.player, ("w", "b"))
 
 
 def opponent(player: Player) -> Player:
@@ -100,6 +101,12 @@ def far_row(n: int, player: Player) -> int:
     return n - 1 if player == "w" else 0
 
 
+def kernels_reach(position: Position) -> bool:
+    """True when the compiled kernels take `position`'s board (a square in 10 bits of a move
+    code): the one test, asked by the course runner, the engine and the kernels."""
+    return position.n <= KERNEL_MAX_N
+
+
 def start_position(n: int) -> Position:
     """White Pichus on rows 2-3, black Pichus on rows n-2 and n-1, white to move."""
     rows = ["." * n] + ["w" * n] * 2 + ["." * n] * (n - 6) + ["b" * n] * 2 + ["." * n]
@@ -108,8 +115,7 @@ def start_position(n: int) -> Position:
 
 def parse(n: int, board: str, player: str) -> Position:
     """A Position from the course's command-line pieces; ValueError names what is wrong."""
-    if player not in ("w", "b"):
-        raise ValueError(f"player must be 'w' or 'b', got {player!r}")
+    check_player(player, ("w", "b"))
     return Position(n, board, player)  # type: ignore[arg-type]
 
 
@@ -206,16 +212,6 @@ def winner(position: Position) -> Player | None:
     return None
 
 
-def perft(position: Position, depth: int) -> int:
-    """Number of move sequences of length `depth` (games that end early stop counting)."""
-    if depth == 0:
-        return 1
-    moves = legal_moves(position)
-    if depth == 1:
-        return len(moves)
-    return sum(perft(play(position, move), depth - 1) for move in moves)
-
-
 class Pikachu(Game[Position, Move]):
     """Pikachu under the game protocol (option `n`, the board size)."""
 
@@ -233,8 +229,8 @@ class Pikachu(Game[Position, Move]):
         "Capture every opposing piece to win; a player with no legal move loses.")
     piece_names = {"w": "white Pichu", "W": "white Pikachu", "b": "black Pichu",
                    "B": "black Pikachu"}
-    options = (Option("n", 8, "board size n x n", minimum=MIN_N, maximum=MAX_N),)
-    course_usage = "N PLAYER BOARD SECONDS"
+    options = (SIZE,)
+    course_words = "N PLAYER BOARD SECONDS"
     symbols = EMPTY + PIECES
 
     @property
@@ -281,7 +277,7 @@ class Pikachu(Game[Position, Move]):
         return move.start * self.n * self.n + move.end
 
     def kernels_reach(self, state: Position) -> bool:
-        return state.n <= KERNEL_MAX_N
+        return kernels_reach(state)
 
     def command_args(self, state: Position, seconds: float) -> list[str]:
         return [str(self.n), state.player, format_board(state), format_seconds(seconds)]
@@ -290,17 +286,15 @@ class Pikachu(Game[Position, Move]):
     def parse_course(cls, argv: Sequence[str]) -> tuple[Pikachu, Position, float]:
         """`N PLAYER BOARD SECONDS`, the course's order."""
         if len(argv) != 4:
-            raise ValueError(f"usage: aviary {cls.name} {cls.course_usage} "
+            raise ValueError(f"usage: aviary {cls.name} {cls.course_usage()} "
                              f"(got {len(argv)} arguments)")
         size, player, board, limit = argv
         try:
-            n = int(size)
-        except ValueError:
-            raise ValueError(
-                f"N must be an integer from {MIN_N} to {MAX_N}, got {size!r}") from None
-        if not MIN_N <= n <= MAX_N:
-            raise ValueError(f"N must be an integer from {MIN_N} to {MAX_N}, got {n}")
+            game = cls(n=SIZE.parse(size))
+        except OptionError:
+            raise ValueError(f"N must be an integer from {SIZE.minimum} to {SIZE.maximum}, "
+                             f"got {size}") from None
+        n = game.n
         if len(board) != n * n:
             raise ValueError(f"BOARD must have N*N = {n * n} characters, got {len(board)}")
-        game = cls(n=n)
         return game, game.parse(board, player), parse_seconds(limit)

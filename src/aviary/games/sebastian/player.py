@@ -29,7 +29,7 @@ from aviary.games.sebastian.rules import (
     UPPER_CATEGORIES,
 )
 from aviary.games.sebastian.solver import Solution, evaluate_turn, kernel_tables
-from aviary.games.sebastian.tables import Multiset, dice_tables, reachable_upper_totals
+from aviary.games.sebastian.tables import Multiset, dice_tables
 
 
 @dataclass(frozen=True)
@@ -49,10 +49,6 @@ class State:
     @classmethod
     def from_scorecard(cls, scorecard: dict[str, int]) -> State:
         return cls.from_filled(scorecard, sum(v for k, v in scorecard.items() if k in NUMBERS))
-
-    def is_possible(self) -> bool:
-        """Can the filled number categories add up to this upper total?"""
-        return bool(reachable_upper_totals()[self.mask & 63, self.upper])
 
     @property
     def open_categories(self) -> list[str]:

@@ -1,0 +1,58 @@
+"""The shared kernel perft, and kernels wrapped once (`aviary.search.kernels`) that numba
+loads from its disk cache in the next process instead of compiling them again."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import toy_games as toy
+
+from aviary.search import perft
+from aviary.search.alphabeta import GENERATE
+from aviary.search.kernels import wrap
+
+
+def test_perft_counts_the_move_tree_and_leaves_the_state_alone():
+    state = toy.ttt_array(toy.ttt_start())
+    before = state.copy()
+    # no line can be complete before the fifth mark: every empty cell is a move
+    counts = [perft.count(state, depth, toy.TTT_KERNELS, 9) for depth in range(5)]
+    assert counts == [1, 9, 9 * 8, 9 * 8 * 7, 9 * 8 * 7 * 6]
+    np.testing.assert_array_equal(state, before)
+
+
+def test_a_wrapped_kernel_calls_the_kernel():
+    generate = wrap(toy._ttt_generate, GENERATE)
+    assert wrap(toy._ttt_generate, GENERATE) is generate  # made once
+    kernels = (generate, *toy.TTT_KERNELS[1:])
+    state = toy.ttt_array(toy.ttt_play(toy.ttt_start(), 4))
+    assert perft.count(state, 3, kernels, 9) == 8 * 7 * 6
+
+
+COUNT = """
+import toy_games as toy
+from aviary.search import perft
+from aviary.search.alphabeta import GENERATE
+from aviary.search.kernels import wrap
+kernels = (wrap(toy._ttt_generate, GENERATE), *toy.TTT_KERNELS[1:])
+print(perft.count(toy.ttt_array(toy.ttt_start()), 2, kernels, 9))
+"""
+
+
+def test_wrapped_kernels_come_from_the_disk_cache_in_the_next_process(tmp_path):
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
+                   "PYTHONPATH": str(Path(__file__).parent)}
+
+    def run(debug: bool) -> str:
+        extra = {"NUMBA_DEBUG_CACHE": "1"} if debug else {}
+        done = subprocess.run([sys.executable, "-c", COUNT], env={**environment, **extra},
+                              capture_output=True, text=True, timeout=600, check=True)
+        return done.stdout
+
+    assert run(debug=False).strip() == "72"
+    second = run(debug=True)
+    assert second.strip().endswith("72")
+    assert "_ttt_generate_cfunc" in second and "data loaded" in second
+    assert "data saved" not in second  # nothing compiled again
