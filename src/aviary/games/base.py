@@ -385,6 +385,30 @@ class Game(ABC, Generic[State, Move]):
                 return state
         return self.start()
 
+    # --- optional: tactics for a rules-only search ----------------------------------
+
+    def forcing(self, state: State) -> Forcing[Move] | None:
+        """The moves a search should still try past its depth, or None (the default)
+        when the game cannot tell them: the fallback search then stops at its depth.
+
+        A game that gives them (Betsy: captures and promotions) lets the fallback end
+        its lines where nothing hangs, instead of where the depth runs out.
+        """
+        return None
+
+
+@dataclass(frozen=True)
+class Forcing(Generic[Move]):
+    """What `Game.forcing` tells a search about a position past its depth.
+
+    `moves`: the forcing moves of the player to move (captures, ...), best first.
+    `threatened`: the opponent would win at once if the player to move passed (a
+    Kingfisher under attack): no standing on the static value, every move is tried.
+    """
+
+    moves: list[Move]
+    threatened: bool
+
 
 def option_pairs(pairs: Sequence[str]) -> dict[str, str]:
     """`NAME=VALUE` texts (`--option n=8`, repeated) as a name -> text mapping."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from aviary.games.base import Game, Option, Outcome, square_name
+from aviary.games.base import Forcing, Game, Option, Outcome, square_name
 
 Player = Literal["w", "b"]
 Square = int
@@ -293,3 +293,9 @@ class Betsy(Game[Position, Move]):
     def action(self, move: Move) -> int:
         """From-square times 64 plus to-square (a promotion is always to a Quetzal)."""
         return move.start * SIZE * SIZE + move.end
+
+    def forcing(self, state: Position) -> Forcing[Move]:
+        """Captures, promotions and an attacked Kingfisher, for the fallback's quiescence."""
+        from aviary.games.betsy import quick  # built on this module: imported when asked
+
+        return quick.forcing(state)
