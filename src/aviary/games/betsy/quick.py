@@ -90,7 +90,12 @@ def evaluate(position: rules.Position) -> float:
         if sign * lead >= 3:  # a side well ahead hunts the Kingfisher down: fewer flights
             free = room(board, targets[side], side == 0, position.diagonal)
             total += sign * (0.15 * edge - ROOM_WEIGHT * free)
-    return total
+    return total + (TEMPO if position.player == "w" else -TEMPO)
+
+
+# the move in hand: worth something, so a capture now beats the same capture after a
+# check (a shallow search otherwise delays it, checking back and forth, to the horizon)
+TEMPO = 0.15
 
 
 ROOM_WEIGHT = 0.2  # per square a hunted Kingfisher can step to without being taken

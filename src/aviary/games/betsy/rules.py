@@ -207,9 +207,11 @@ def winner(position: Position) -> Player | None:
     if not white or not black:
         mine = white if position.player == "w" else black
         return opponent(position.player) if not mine else position.player
-    if not any(_moves_from(position, square) for square in _own_squares(position)):
-        return opponent(position.player)  # no legal move (checked piece by piece: cheap)
-    return None
+    own = "PRNBQK" if position.player == "w" else "prnbqk"
+    for square, piece in enumerate(position.board):  # piece by piece, to the first that moves
+        if piece in own and _moves_from(position, square):
+            return None
+    return opponent(position.player)  # no legal move
 
 
 def perft(position: Position, depth: int) -> int:
