@@ -391,7 +391,7 @@ class Game(ABC, Generic[State, Move]):
         """The moves a search should still try past its depth, or None (the default)
         when the game cannot tell them: the fallback search then stops at its depth.
 
-        A game that gives them (Betsy: captures and promotions) lets the fallback end
+        A game that gives them (captures and promotions, say) lets the fallback end
         its lines where nothing hangs, instead of where the depth runs out.
         """
         return None

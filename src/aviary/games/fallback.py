@@ -10,7 +10,7 @@ chance nodes. Finished games score as wins and losses, so it sees forced wins (a
 through the evaluation, captures) as deep as its share of the time reaches; in pure
 Python that is a few plies, not the engine's ten or more.
 
-Where the game tells its forcing moves (`Game.forcing`: Betsy's captures), the search
+Where the game tells its forcing moves (`Game.forcing`: captures, say), the search
 does not stop at its depth in the middle of an exchange: a quiescence search plays
 the forcing moves on until the position is quiet, and a player whose Kingfisher is
 attacked must answer it (no standing on the static value). So a depth-1 search

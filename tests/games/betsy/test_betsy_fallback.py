@@ -39,7 +39,7 @@ def test_the_fallback_captures_the_kingfisher_within_20_plies():
 
 
 def test_forcing_moves_are_the_legal_captures_and_promotions_and_the_threat_is_real():
-    """`quick.forcing` against the rules: every capture or promotion among the legal
+    """`Betsy.forcing` against the rules: every capture or promotion among the legal
     moves, nothing else, and `threatened` exactly when a reply takes the Kingfisher."""
     rng = random.Random(3)
     for kingfisher in ("orthogonal", "diagonal"):
