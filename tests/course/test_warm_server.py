@@ -134,7 +134,8 @@ def test_the_fallback_answers_while_the_engine_cannot_load(env, tmp_path):
     result = aviary_run("betsy", "b", board, "30", env=env)
     took = time.monotonic() - started
     assert result.returncode == 0, result.stderr
-    assert last_line(result.stderr).startswith("fallback (depth 3, win in 3"), result.stderr
+    # depth 1 already: past it, quiescence answers the threat and takes the Kingfisher
+    assert last_line(result.stderr).startswith("fallback (depth 1, win in 3"), result.stderr
     game = registry.make("betsy")
     state = game.parse(board, "b")
     reports = list(Fallback(game, registry.load(registry.spec("betsy").evaluation)).think(

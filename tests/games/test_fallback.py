@@ -35,14 +35,39 @@ def wins_within(game, state, plies: int, me: int) -> bool:
     return any(children) if game.to_move(state) == me else all(children)
 
 
+QUIET_PLIES = 3  # the quiescence bound compared (the unpruned reference is slow past it)
+
+
+def quiet_value(game, evaluate, state, left: int) -> float:
+    """Plain quiescence for player 0: the static value or a better forcing move (every
+    move when the mover is threatened), `left` forcing moves deep at most."""
+    ended = game.outcome(state)
+    if ended is not None:
+        return 0.0 if ended.winner is None else (1e9 if ended.winner == 0 else -1e9)
+    forcing = game.forcing(state)
+    if forcing is None:
+        return evaluate(state)
+    best = max if game.to_move(state) == 0 else min
+    if forcing.threatened and left > 0:
+        return best(quiet_value(game, evaluate, game.play(state, move), left - 1)
+                    for move in game.legal_moves(state))
+    if left == 0 or not forcing.moves:
+        return evaluate(state)
+    return best([evaluate(state), *(quiet_value(game, evaluate, game.play(state, move), left - 1)
+                                    for move in forcing.moves)])
+
+
 def minimax(game, evaluate, state, depth: int) -> float:
-    """Plain minimax (expectation at chance nodes) for player 0, scored like the fallback."""
+    """Plain minimax (expectation at chance nodes) for player 0, scored like the fallback;
+    past the depth, plain quiescence where the game tells forcing moves."""
     ended = game.outcome(state)
     if ended is not None:
         return 0.0 if ended.winner is None else (1e9 if ended.winner == 0 else -1e9)
     if game.is_chance(state):
         return sum(p * minimax(game, evaluate, game.play(state, o), depth)
                    for o, p in game.chance_outcomes(state))
+    if depth == 0 and not game.is_chance(state) and game.forcing(state) is not None:
+        return quiet_value(game, evaluate, state, QUIET_PLIES)
     moves = game.legal_moves(state)
     if depth == 0 or not moves:
         return evaluate(state)
@@ -65,7 +90,11 @@ def test_the_fallback_finds_a_forced_win_three_plies_deep(name, settings, encode
     reports = list(fallback.think(state, time.monotonic() + 600))  # ends at the proof
     last = reports[-1]
     assert last.proven and last.score > 0
-    assert "win in 3" in last.describe() and last.depth == 3
+    assert "win in 3" in last.describe()
+    if game.forcing(state) is None:
+        assert last.depth == 3  # a plain search needs all three plies
+    else:  # past depth 1, quiescence answers the threat and takes the Kingfisher
+        assert last.depth <= 3
     assert wins_within(game, game.play(state, last.move), 2, me)  # the move keeps the win
 
 
@@ -82,9 +111,13 @@ def test_each_depth_chooses_a_move_as_good_as_plain_minimax(name, settings):
         if game.is_chance(state) or game.outcome(state) is not None:
             continue
         sign = 1 if game.to_move(state) == 0 else -1
-        depth = 2 if game.is_chance(game.play(state, game.legal_moves(state)[0])) else 3
-        reports = list(Fallback(game, evaluate).think(state, time.monotonic() + 600,
-                                                      max_depth=depth))
+        # two plies where chance follows a move or quiescence follows the depth (the
+        # unpruned reference takes minutes at three), else three
+        quiescent = game.forcing(state) is not None
+        chance = game.is_chance(game.play(state, game.legal_moves(state)[0]))
+        depth = 2 if quiescent or chance else 3
+        reports = list(Fallback(game, evaluate, QUIET_PLIES).think(
+            state, time.monotonic() + 600, max_depth=depth))
         values = {move: sign * minimax(game, evaluate, game.play(state, move), depth - 1)
                   for move in game.legal_moves(state)}
         last = reports[-1]

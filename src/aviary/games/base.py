@@ -515,6 +515,30 @@ class Game(ABC, Generic[State, Move]):
                 break
         return state
 
+    # --- optional: tactics for a rules-only search ----------------------------------
+
+    def forcing(self, state: State) -> Forcing[Move] | None:
+        """The moves a search should still try past its depth, or None (the default)
+        when the game cannot tell them: the fallback search then stops at its depth.
+
+        A game that gives them (captures and promotions, say) lets the fallback end
+        its lines where nothing hangs, instead of where the depth runs out.
+        """
+        return None
+
+
+@dataclass(frozen=True)
+class Forcing(Generic[Move]):
+    """What `Game.forcing` tells a search about a position past its depth.
+
+    `moves`: the forcing moves of the player to move (captures, ...), best first.
+    `threatened`: the opponent would win at once if the player to move passed (a
+    Kingfisher under attack): no standing on the static value, every move is tried.
+    """
+
+    moves: list[Move]
+    threatened: bool
+
 
 def check_cells(board: str, allowed: str, shown: str = "") -> None:
     """ValueError naming the characters of `board` not in `allowed` (described as `shown`,

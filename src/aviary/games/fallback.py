@@ -9,6 +9,12 @@ transposition table and the children's static values for move order, expectation
 chance nodes. Finished games score as wins and losses, so it sees forced wins (and,
 through the evaluation, captures) as deep as its share of the time reaches; in pure
 Python that is a few plies, not the engine's ten or more.
+
+Where the game tells its forcing moves (`Game.forcing`: captures, say), the search
+does not stop at its depth in the middle of an exchange: a quiescence search plays
+the forcing moves on until the position is quiet, and a player whose Kingfisher is
+attacked must answer it (no standing on the static value). So a depth-1 search
+already sees a Kingfisher that cannot escape capture, and each depth one move more.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from aviary.games.base import Game, Move, State
 WIN = 1e9  # a finished game: won, minus the plies it took
 PROVEN = WIN / 2  # scores beyond this are forced results, not estimates
 _POLL = 16  # nodes between looks at the clock and the stop request
+QUIESCENCE_PLIES = 8  # the longest line of forcing moves past the depth (a guard)
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
@@ -57,24 +64,34 @@ class _Stopped(Exception):
 class Fallback(Generic[State, Move]):
     """Searches one position at a time; `think` yields a report per completed depth."""
 
-    def __init__(self, game: Game[State, Move], evaluate: Callable[[State], float]) -> None:
+    def __init__(self, game: Game[State, Move], evaluate: Callable[[State], float],
+                 quiescence_plies: int = QUIESCENCE_PLIES) -> None:
         self.game, self.evaluate = game, evaluate
+        self.quiescence_plies = quiescence_plies
         self.nodes = 0
         self._table: dict[Any, tuple[int, float, int, Any]] = {}
-        self._deadline = 0.0
         self._stop: Callable[[], bool] = lambda: False
+        self._order: dict[Any, list[Any]] = {}  # a position's moves, ordered once
+        self._deadline = 0.0
+        self._max_nodes = 0
         self._may_stop = False  # the first depth always finishes: some answer is needed
         self._horizon = False  # some line was cut by the depth limit (deeper may change it)
+        # whether the game tells forcing moves: asked once, of the first position searched
+        self._quiesce_on: bool | None = None
 
     def think(self, state: State, deadline: float, stop: Callable[[], bool] = lambda: False,
-              max_depth: int = 64) -> Iterator[FallbackReport[Move]]:
-        """Deepen until `deadline` (monotonic clock), `stop()`, a forced result, or the
-        whole tree is seen. The first depth is always finished, however late."""
+              max_depth: int = 64, max_nodes: int = 0) -> Iterator[FallbackReport[Move]]:
+        """Deepen until `deadline` (monotonic clock), `stop()`, `max_nodes` searched
+        (when positive: a budget that does not depend on the machine), a forced result,
+        or the whole tree is seen. The first depth is always finished, however late."""
         game = self.game
         if game.is_chance(state) or not game.legal_moves(state):
             return
+        if self._quiesce_on is None:
+            self._quiesce_on = game.forcing(state) is not None
         sign = 1.0 if game.to_move(state) == 0 else -1.0
         self._deadline, self._stop, self.nodes = deadline, stop, 0
+        self._max_nodes = max_nodes
         order = self._ordered(state, game.legal_moves(state), sign)
         for depth in range(1, max_depth + 1):
             self._may_stop, self._horizon = depth > 1, False
@@ -103,7 +120,8 @@ class Fallback(Generic[State, Move]):
     def _poll(self) -> None:
         self.nodes += 1
         if self._may_stop and self.nodes % _POLL == 0 and (
-                time.monotonic() >= self._deadline or self._stop()):
+                time.monotonic() >= self._deadline or self._stop()
+                or 0 < self._max_nodes <= self.nodes):
             raise _Stopped
 
     def _finished(self, state: State, ply: int) -> float | None:
@@ -136,10 +154,17 @@ class Fallback(Generic[State, Move]):
                        for outcome, probability in game.chance_outcomes(state))
         if depth <= 0:
             self._horizon = True
+            if self._quiesce_on:
+                return self._quiesce(state, alpha, beta, ply, self.quiescence_plies)
             return self.evaluate(state)
-        moves = game.legal_moves(state)
-        if not moves:
-            return self.evaluate(state)
+        moves = self._order.get(state)
+        if moves is None:
+            moves = game.legal_moves(state)
+            if not moves:
+                return self.evaluate(state)
+            if depth >= 2:  # (at depth 1 the static order costs more than it saves)
+                moves = self._ordered(state, moves, 1.0 if game.to_move(state) == 0 else -1.0)
+            self._order[state] = moves
         maximizing = game.to_move(state) == 0
         first = None
         stored = self._table.get(state)
@@ -154,11 +179,8 @@ class Fallback(Generic[State, Move]):
                     beta = min(beta, stored_value)
                 if alpha >= beta:
                     return stored_value
-        if depth >= 2:
-            moves = self._ordered(state, moves, 1.0 if maximizing else -1.0)
-        if first is not None and first in moves:
-            moves.remove(first)
-            moves.insert(0, first)
+        if first is not None and first != moves[0] and first in moves:
+            moves = [first, *(move for move in moves if move != first)]
         low, high = alpha, beta
         best_move = moves[0]
         best = -float("inf") if maximizing else float("inf")
@@ -174,6 +196,49 @@ class Fallback(Generic[State, Move]):
                 break
         kind = _UPPER if best <= low else _LOWER if best >= high else _EXACT
         self._table[state] = (depth, best, kind, best_move)
+        return best
+
+    def _quiesce(self, state: State, alpha: float, beta: float, ply: int, left: int) -> float:
+        """The value of `state` for player 0 past the depth: the static value unless a
+        forcing move beats it (the mover may stand on it), or, with the mover's
+        Kingfisher attacked, the best of all moves (it may not)."""
+        self._poll()
+        game = self.game
+        ended = self._finished(state, ply)
+        if ended is not None:
+            return ended
+        forcing = game.forcing(state) if not game.is_chance(state) else None
+        if forcing is None:
+            return self.evaluate(state)
+        maximizing = game.to_move(state) == 0
+        if forcing.threatened and left > 0:
+            tried = set(forcing.moves)
+            moves = forcing.moves + [move for move in game.legal_moves(state)
+                                     if move not in tried]
+            best = -float("inf") if maximizing else float("inf")
+        else:
+            best = self.evaluate(state)
+            if left <= 0 or not forcing.moves:
+                return best
+            if maximizing:
+                alpha = max(alpha, best)
+            else:
+                beta = min(beta, best)
+            if alpha >= beta:
+                return best
+            moves = forcing.moves
+        for move in moves:
+            value = self._quiesce(game.play(state, move), alpha, beta, ply + 1, left - 1)
+            if maximizing:
+                if value > best:
+                    best = value
+                alpha = max(alpha, value)
+            else:
+                if value < best:
+                    best = value
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
         return best
 
 

@@ -1,8 +1,10 @@
-"""A move in milliseconds from rules.py alone: the answer printed before numba has loaded.
+"""Rules-only Betsy, no numpy or numba: what answers before numba has loaded.
 
-One ply plus the opponent's best immediate capture: take the Kingfisher when it
-hangs, never leave ours where it is taken next move, otherwise win material and
-do not leave a piece en prise.
+`best_move`, the quick player: one ply plus the opponent's best immediate capture
+(take the Kingfisher when it hangs, never leave ours where it is taken next move,
+otherwise win material and do not leave a piece en prise). `evaluate`: the static
+value the fallback search (`aviary.games.fallback`) deepens, with the endgame
+knowledge a search of a few plies needs to hunt a Kingfisher down.
 """
 
 from __future__ import annotations
@@ -82,5 +84,25 @@ def evaluate(position: rules.Position) -> float:
             continue
         row, col = target
         edge = 3 - min(row, col, 7 - row, 7 - col)  # 0 in the centre, 3 on an edge
-        total += sign * (0.03 * near[side] + (0.15 * edge if sign * lead >= 3 else 0.0))
-    return total
+        total += sign * 0.03 * near[side]
+        if sign * lead >= 3:  # a side well ahead hunts the Kingfisher down: fewer flights
+            free = room(board, targets[side], side == 0, position.diagonal)
+            total += sign * (0.15 * edge - ROOM_WEIGHT * free)
+    return total + (TEMPO if position.player == "w" else -TEMPO)
+
+
+# the move in hand: worth something, so a capture now beats the same capture after a
+# check (a shallow search otherwise delays it, checking back and forth, to the horizon)
+TEMPO = 0.15
+
+
+ROOM_WEIGHT = 0.2  # per square a hunted Kingfisher can step to without being taken
+
+
+def room(board: str, square: int, by_white: bool, diagonal: bool) -> int:
+    """The squares the Kingfisher on `square` can step to where white's (`by_white`) or
+    black's pieces cannot take it (looking through the Kingfisher's own square)."""
+    own = "prnbqk" if by_white else "PRNBQK"
+    without = board[:square] + "." + board[square + 1:]
+    return sum(1 for step in rules.KINGFISHER_STEPS[diagonal][square]
+               if board[step] not in own and not rules.attacked(without, step, by_white, diagonal))

@@ -24,7 +24,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from aviary.games.base import Game, Option, Outcome, check_cells, check_player, square_name
+from aviary.games.base import (
+    Forcing,
+    Game,
+    Option,
+    Outcome,
+    check_cells,
+    check_player,
+    square_name,
+)
 
 Player = Literal["w", "b"]
 Square = int
@@ -203,9 +211,11 @@ def winner(position: Position) -> Player | None:
     if not white or not black:
         mine = white if position.player == "w" else black
         return opponent(position.player) if not mine else position.player
-    if not any(_moves_from(position, square) for square in _own_squares(position)):
-        return opponent(position.player)  # no legal move (checked piece by piece: cheap)
-    return None
+    own = "PRNBQK" if position.player == "w" else "prnbqk"
+    for square, piece in enumerate(position.board):  # piece by piece, to the first that moves
+        if piece in own and _moves_from(position, square):
+            return None
+    return opponent(position.player)  # no legal move
 
 
 class Betsy(Game[Position, Move]):
@@ -278,3 +288,116 @@ class Betsy(Game[Position, Move]):
     def action(self, move: Move) -> int:
         """From-square times 64 plus to-square (a promotion is always to a Quetzal)."""
         return move.start * SIZE * SIZE + move.end
+
+    def forcing(self, state: Position) -> Forcing[Move]:
+        """Captures, promotions and an attacked Kingfisher, for the fallback's quiescence."""
+        return forcing_moves(state)
+
+
+# --- tactics past a search's depth (the fallback's quiescence, Betsy's evaluation) ---
+
+def _ray(square: int, drow: int, dcol: int) -> tuple[int, ...]:
+    row, col = divmod(square, 8)
+    squares = []
+    row, col = row + drow, col + dcol
+    while 0 <= row < 8 and 0 <= col < 8:
+        squares.append(8 * row + col)
+        row, col = row + drow, col + dcol
+    return tuple(squares)
+
+
+def _steps(square: int, steps: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    return tuple(ray[0] for ray in (_ray(square, drow, dcol) for drow, dcol in steps) if ray)
+
+
+# per square: the rays out of it, its Nighthawk and Kingfisher steps, and the squares
+# from which a white (index 0) or black (1) Parakeet attacks it
+_ORTHOGONAL_RAYS = [tuple(ray for ray in (_ray(square, *step) for step in ORTHOGONAL)
+                          if ray) for square in range(64)]
+_DIAGONAL_RAYS = [tuple(ray for ray in (_ray(square, *step) for step in DIAGONAL)
+                        if ray) for square in range(64)]
+_KNIGHT_STEPS = [_steps(square, KNIGHT) for square in range(64)]
+KINGFISHER_STEPS = {False: [_steps(square, ORTHOGONAL) for square in range(64)],
+                    True: [_steps(square, ORTHOGONAL + DIAGONAL) for square in range(64)]}
+_PARAKEET_FROM = ([_steps(square, ((-1, -1), (-1, 1))) for square in range(64)],
+                  [_steps(square, ((1, -1), (1, 1))) for square in range(64)])
+
+
+def attacked(board: str, square: int, by_white: bool, diagonal: bool) -> bool:
+    """Whether a piece of white (`by_white`) or black could capture on `square` next move."""
+    queen, robin, jay, hawk, king, parakeet = "QRBNKP" if by_white else "qrbnkp"
+    for source in _KNIGHT_STEPS[square]:
+        if board[source] == hawk:
+            return True
+    for source in _PARAKEET_FROM[0 if by_white else 1][square]:
+        if board[source] == parakeet:
+            return True
+    for ray in _ORTHOGONAL_RAYS[square]:
+        for source in ray:
+            piece = board[source]
+            if piece != ".":
+                if piece in (robin, queen) or piece == king and source == ray[0]:
+                    return True
+                break
+    for ray in _DIAGONAL_RAYS[square]:
+        for source in ray:
+            piece = board[source]
+            if piece != ".":
+                if piece in (jay, queen) or piece == king and diagonal and source == ray[0]:
+                    return True
+                break
+    return False
+
+
+_MINE = {True: frozenset("PRNBQK"), False: frozenset("prnbqk")}
+
+
+def captures(position: Position) -> list[Move]:
+    """The mover's captures and promotions (legal moves all), without generating the
+    quiet ones: the fallback asks at every position past its depth."""
+    board, white, diagonal = position.board, position.player == "w", position.diagonal
+    mine, theirs = _MINE[white], _MINE[not white]
+    far, ahead = (6, 8) if white else (1, -8)  # the row before promotion, one row forward
+    found = []
+    for square, piece in enumerate(board):
+        if piece not in mine:
+            continue
+        kind = piece.upper()
+        if kind == "P":
+            for target in _PARAKEET_FROM[1 if white else 0][square]:
+                if board[target] in theirs:
+                    found.append(Move(square, target))
+            if square >> 3 == far and board[square + ahead] == ".":
+                found.append(Move(square, square + ahead))
+        elif kind == "N" or kind == "K":
+            steps = _KNIGHT_STEPS[square] if kind == "N" else KINGFISHER_STEPS[diagonal][square]
+            for target in steps:
+                if board[target] in theirs:
+                    found.append(Move(square, target))
+        else:
+            rays = (_ORTHOGONAL_RAYS[square] if kind == "R" else _DIAGONAL_RAYS[square]
+                    if kind == "B" else _ORTHOGONAL_RAYS[square] + _DIAGONAL_RAYS[square])
+            for ray in rays:
+                for target in ray:
+                    there = board[target]
+                    if there != ".":
+                        if there in theirs:
+                            found.append(Move(square, target))
+                        break
+    return found
+
+
+def forcing_moves(position: Position) -> Forcing[Move]:
+    """`captures`, the most valuable victim first (a Kingfisher's capture ends the game)
+    and then the cheapest attacker, and whether the mover's own Kingfisher is attacked."""
+    board, white = position.board, position.player == "w"
+    moves = captures(position)
+    if len(moves) > 1:
+        moves.sort(key=lambda move: (-_VICTIM[board[move.end]], _VALUE[board[move.start].upper()]))
+    mine = board.find("K" if white else "k")
+    threatened = mine >= 0 and attacked(board, mine, not white, position.diagonal)
+    return Forcing(moves, threatened)
+
+
+_VALUE = {"P": 1, "N": 3, "B": 3, "R": 5, "Q": 9, "K": 1000}  # for capture order only
+_VICTIM = {".": 8, **{piece: _VALUE[piece.upper()] for piece in PIECES}}  # ".": promotion
