@@ -532,8 +532,9 @@ class Forcing(Generic[Move]):
     """What `Game.forcing` tells a search about a position past its depth.
 
     `moves`: the forcing moves of the player to move (captures, ...), best first.
-    `threatened`: the opponent would win at once if the player to move passed (a
-    Kingfisher under attack): no standing on the static value, every move is tried.
+    `threatened`: the opponent would win at once if the player to move passed (a king
+    under attack, in a game won by taking it): no standing on the static value, every
+    move is tried.
     """
 
     moves: list[Move]

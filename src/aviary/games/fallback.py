@@ -12,9 +12,10 @@ Python that is a few plies, not the engine's ten or more.
 
 Where the game tells its forcing moves (`Game.forcing`: captures, say), the search
 does not stop at its depth in the middle of an exchange: a quiescence search plays
-the forcing moves on until the position is quiet, and a player whose Kingfisher is
-attacked must answer it (no standing on the static value). So a depth-1 search
-already sees a Kingfisher that cannot escape capture, and each depth one move more.
+the forcing moves on until the position is quiet, and a player whose king (the piece
+whose capture ends the game) is attacked must answer it (no standing on the static
+value). So a depth-1 search already sees a king that cannot escape capture, and each
+depth one move more.
 """
 
 from __future__ import annotations
@@ -201,7 +202,7 @@ class Fallback(Generic[State, Move]):
     def _quiesce(self, state: State, alpha: float, beta: float, ply: int, left: int) -> float:
         """The value of `state` for player 0 past the depth: the static value unless a
         forcing move beats it (the mover may stand on it), or, with the mover's
-        Kingfisher attacked, the best of all moves (it may not)."""
+        king attacked (`Forcing.threatened`), the best of all moves (it may not)."""
         self._poll()
         game = self.game
         ended = self._finished(state, ply)
