@@ -69,8 +69,20 @@ def arena(*words: str) -> None:
 
 
 def run(figure: Figure, jobs: int) -> None:
+    """Play or continue the figure's match, then export it; a match stopped with Ctrl-C is
+    exported too (its finished games are the record; `run` again continues it)."""
     db, export = DATABASES / f"{figure.id}.sqlite", RESULTS / f"{figure.id}.jsonl"
     DATABASES.mkdir(parents=True, exist_ok=True)
+    try:
+        _play(figure, db, export, jobs)
+    except (KeyboardInterrupt, subprocess.CalledProcessError):
+        if db.exists():
+            arena("export", str(db), "--out", str(export), "--force")
+        raise
+    arena("export", str(db), "--out", str(export), "--force")
+
+
+def _play(figure: Figure, db: Path, export: Path, jobs: int) -> None:
     if db.exists():
         arena("resume", str(db), "--jobs", str(jobs))
     elif export.exists():
@@ -81,7 +93,6 @@ def run(figure: Figure, jobs: int) -> None:
         arena("run", "--game", figure.game, *options, "--time", f"{figure.seconds:g}",
               "--games", str(figure.games), "--max-plies", str(figure.max_plies),
               "--jobs", str(jobs), "--title", figure.title, "--db", str(db), *figure.players)
-    arena("export", str(db), "--out", str(export), "--force")
 
 
 def page() -> None:
@@ -103,8 +114,14 @@ def main() -> int:
         for figure in FIGURES:
             print(f"{figure.id:30} {figure.title}")
     elif args.command == "run":
-        for figure_id in args.ids:
-            run(BY_ID[figure_id], args.jobs)
+        try:
+            for figure_id in args.ids:
+                run(BY_ID[figure_id], args.jobs)
+        except (KeyboardInterrupt, subprocess.CalledProcessError):
+            page()
+            print("strength: stopped; the finished games are exported, and `run` again "
+                  "continues the match", file=sys.stderr)
+            return 130
         page()
     else:
         page()
