@@ -24,11 +24,11 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 
 from aviary.games.foxgeese import engine, rules
 from aviary.search.alphabeta import MATE
 from aviary.search.clock import Limit
+from plain_speed import compare, timed
 
 REPEATS = 20
 
@@ -87,13 +87,6 @@ def python_alphabeta(position: rules.Position, depth: int, ply: int, alpha: int,
     return best
 
 
-def timed(function, *args):  # type: ignore[no-untyped-def]
-    """The result and the CPU seconds this thread spent computing it."""
-    started = time.thread_time()
-    result = function(*args)
-    return result, time.thread_time() - started
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=8)
@@ -135,26 +128,8 @@ def main() -> int:
           f"(depth {args.depth}, {len(positions)} middle games; "
           f"wall clock: {nodes / wall:,.0f} nodes/s)")
 
-    textbook = engine.make_textbook(rules.FoxGeese())
-    textbook.warmup()
-    plain = {"compiled": [0.0, 0.0], "python": [0.0, 0.0]}  # nodes, CPU seconds
-    for position in positions:
-        for _ in range(REPEATS):  # repeated to be measurable
-            reports, spent = timed(list, textbook.think(position, Limit(depth=args.plain_depth)))
-            plain["compiled"][0] += reports[-1].nodes / REPEATS
-            plain["compiled"][1] += spent / REPEATS
-        counter = [0]
-        score, spent = timed(python_alphabeta, position, args.plain_depth, 0, -2 * MATE,
-                             2 * MATE, counter)
-        assert score == reports[-1].score, (position, score, reports[-1].score)
-        plain["python"][0] += counter[0]
-        plain["python"][1] += spent
-    for name, (count, spent) in plain.items():
-        print(f"plain {name:<8}: {count:>10,.0f} nodes   {count / spent:>12,.0f} nodes/s  "
-              f"{spent:.3f} s  (textbook alpha-beta, depth {args.plain_depth}, same scores)")
-    (compiled_nodes, compiled_s), (python_nodes, python_s) = plain["compiled"], plain["python"]
-    print(f"plain ratio   : {python_s / compiled_s:.0f}x the speed to the same depth, "
-          f"{compiled_nodes / compiled_s / (python_nodes / python_s):.0f}x the nodes/s")
+    compare(engine.make_textbook(rules.FoxGeese()), positions, args.plain_depth, REPEATS,
+            python_alphabeta)
     return 0
 
 
