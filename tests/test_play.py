@@ -133,3 +133,18 @@ def test_bad_options_are_one_line_and_exit_2():
                                 stdin=subprocess.DEVNULL)
         assert result.returncode == 2, (args, result.stderr)
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_an_unknown_game_is_answered_with_the_board_games_only():
+    """`play` takes board games; a game without a board is named as not one, not offered."""
+    from aviary.games import registry
+
+    board = [spec.name for spec in registry.board_games()]
+    others = [name for name in registry.GAMES if name not in board]
+    unknown = subprocess.run([str(PYTHON), "-m", "aviary", "play", "chess"], capture_output=True,
+                             text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert f"board games: {', '.join(board)}" in unknown.stderr
+    assert others and not any(name in unknown.stderr for name in others)
+    other = subprocess.run([str(PYTHON), "-m", "aviary", "play", others[0]], capture_output=True,
+                           text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert other.returncode == 2 and f"{others[0]} is not a board game" in other.stderr

@@ -219,6 +219,9 @@ class Session:
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
+    board_games = [spec.name for spec in registry.board_games()]
+    if args.game not in registry.GAMES:
+        raise UsageError(f"unknown game {args.game!r}; board games: {', '.join(board_games)}")
     try:
         spec = registry.spec(args.game)
         if spec.game is None:
