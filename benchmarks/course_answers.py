@@ -3,8 +3,8 @@
 A grader runs a fresh process per move; on a slow machine (numba's import taking
 0.7 s instead of 0.26 s) a one-second move can end before the compiled engine has
 loaded. This runs every board game's course command on a handful of middle-game
-positions, with numba's import slowed by `--slow` seconds (a `sitecustomize` on
-PYTHONPATH that sleeps before `import numba`, used only here), twice:
+positions, with numba's import slowed by `--slow` seconds (`slow_machine/sitecustomize.py`
+on PYTHONPATH sleeps before `import numba`; used only by benchmarks), three times:
 
 - cold: no warm server (`AVIARY_NO_WARM=1`): the engine loads in a child process;
 - warm: with a warm server started beforehand in a private folder (and stopped after);
@@ -31,19 +31,8 @@ from pathlib import Path
 
 from aviary.games import registry
 
-SLOW_IMPORT = '''
-import importlib.abc, sys, time
-
-class _SlowNumba(importlib.abc.MetaPathFinder):
-    """Sleeps once before numba is first imported: a slower machine's import."""
-    def find_spec(self, name, path=None, target=None):
-        if name == "numba":
-            sys.meta_path.remove(self)
-            time.sleep({slow})
-        return None
-
-sys.meta_path.insert(0, _SlowNumba())
-'''
+# numba's import slowed by AVIARY_SLOW_NUMBA seconds: `sitecustomize.py` in this folder
+SLOW_MACHINE = Path(__file__).resolve().parent / "slow_machine"
 
 # (registry name, command words before the course arguments, game settings, who moves)
 CASES = [
@@ -93,10 +82,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="aviary-bench-") as folder:
-        (Path(folder) / "sitecustomize.py").write_text(SLOW_IMPORT.format(slow=args.slow))
         (Path(folder) / "warm").mkdir(mode=0o700)
-        base = dict(os.environ, PYTHONPATH=os.pathsep.join(
-            [folder, *filter(None, [os.environ.get("PYTHONPATH")])]))
+        base = dict(os.environ, AVIARY_SLOW_NUMBA=str(args.slow), PYTHONPATH=os.pathsep.join(
+            [str(SLOW_MACHINE), *filter(None, [os.environ.get("PYTHONPATH")])]))
         cold = dict(base, AVIARY_NO_WARM="1")
         warm = dict(base, AVIARY_NO_WARM="1", AVIARY_WARM_DIR=str(Path(folder) / "warm"))
         auto = {key: value for key, value in warm.items() if key != "AVIARY_NO_WARM"}

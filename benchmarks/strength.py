@@ -28,6 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
 DATABASES = RESULTS / "db"
 AVIARY = [sys.executable, "-m", "aviary", "arena"]
+# `aviary` with numba's import slowed as on a slower machine (its own warm server folder)
+SLOW_AVIARY = "benchmarks/slow_machine/aviary"
 
 
 @dataclass(frozen=True)
@@ -40,9 +42,19 @@ class Figure:
     seconds: float = 1.0
     games: int = 40
     max_plies: int = 300
+    jobs: int = 1  # games at once, part of what the figure measures (`run --jobs` overrides)
+    setup: tuple[str, ...] = ()  # a command run before each sitting (from the checkout)
 
 
 _FOX = ("variant=classic", "variant=elephants")
+# (id part, title, game, options, the course command's words, draw after plies)
+_COURSE = (("pikachu-n8", "Pikachu n=8", "pikachu", ("n=8",), ("pikachu",), 300),
+           ("betsy", "Betsy", "betsy", (), ("betsy",), 300),
+           ("foxgeese-classic", "Fox-Geese classic", "foxgeese", ("variant=classic",),
+            ("foxgeese",), 700),
+           ("foxgeese-elephants", "Fox-Geese elephants", "foxgeese", ("variant=elephants",),
+            ("foxgeese",), 700),
+           ("ijk-course-det", "IJK course det", "ijk", ("mode=det",), ("ijk", "move"), 4000))
 FIGURES = [
     Figure("pikachu-n8-1s", "Pikachu n=8: engine 1 s vs textbook 1 s", "pikachu", ("n=8",)),
     Figure("betsy-orthogonal-1s", "Betsy: engine 1 s vs textbook 1 s", "betsy"),
@@ -60,21 +72,38 @@ FIGURES = [
            "pikachu", ("n=8",), ("engine=aviary:engine?time=0.1", "textbook=aviary:textbook")),
     Figure("betsy-orthogonal-odds", "Betsy, time odds: engine 0.1 s vs textbook 1 s", "betsy",
            (), ("engine=aviary:engine?time=0.1", "textbook=aviary:textbook")),
+    # The course command as course staff would run it on a slower machine: numba's import
+    # 0.45 s slower, a fresh process a move, two games at once. The arena kills what a move
+    # leaves running, so a warm server is started before the match (a grader that does not
+    # clean up gets one from the first move on); `-cold` has none: the fallback answers.
+    *(Figure(f"course-{name}-slow", f"{title}: course command 1 s (numba's import +0.45 s,"
+             " warm server started first, 2 games at once) vs textbook 1 s",
+             game, options, (f"course={SLOW_AVIARY} {' '.join(words)}",
+                             "textbook=aviary:textbook"),
+             games=20, max_plies=max_plies, jobs=2,
+             setup=(SLOW_AVIARY, "warm", "start", "--idle", "30"))
+      for name, title, game, options, words, max_plies in _COURSE),
+    Figure("course-pikachu-n8-slow-cold", "Pikachu n=8: course command 1 s (numba's import"
+           " +0.45 s, no warm server, 2 games at once) vs textbook 1 s", "pikachu", ("n=8",),
+           (f"course={SLOW_AVIARY} pikachu", "textbook=aviary:textbook"), games=20, jobs=2,
+           setup=(SLOW_AVIARY, "warm", "stop")),
 ]
 BY_ID = {figure.id: figure for figure in FIGURES}
 
 
 def arena(*words: str) -> None:
-    subprocess.run([*AVIARY, *words], check=True)
+    subprocess.run([*AVIARY, *words], check=True, cwd=ROOT)  # players' paths are the checkout's
 
 
-def run(figure: Figure, jobs: int) -> None:
+def run(figure: Figure, jobs: int | None) -> None:
     """Play or continue the figure's match, then export it; a match stopped with Ctrl-C is
     exported too (its finished games are the record; `run` again continues it)."""
     db, export = DATABASES / f"{figure.id}.sqlite", RESULTS / f"{figure.id}.jsonl"
     DATABASES.mkdir(parents=True, exist_ok=True)
+    if figure.setup:
+        subprocess.run(figure.setup, cwd=ROOT, check=False, capture_output=True)
     try:
-        _play(figure, db, export, jobs)
+        _play(figure, db, export, figure.jobs if jobs is None else jobs)
     except (KeyboardInterrupt, subprocess.CalledProcessError):
         if db.exists():
             arena("export", str(db), "--out", str(export), "--force")
@@ -107,7 +136,8 @@ def main() -> int:
     commands.add_parser("list", help="the figures and their matches")
     played = commands.add_parser("run", help="play or continue a figure's match, then export")
     played.add_argument("ids", nargs="+", choices=sorted(BY_ID), metavar="ID")
-    played.add_argument("--jobs", type=int, default=1, help="games at once (default 1)")
+    played.add_argument("--jobs", type=int, help="games at once (default: the figure's, "
+                        "1 for the engine's matches, 2 for the course command's)")
     commands.add_parser("page", help="regenerate docs/benchmarks.md and the README table")
     args = parser.parse_args()
     if args.command == "list":

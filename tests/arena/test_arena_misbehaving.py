@@ -81,6 +81,16 @@ def test_programs_get_a_clean_environment_no_stdin_and_a_temporary_directory(mon
     assert "aviary-move-" in cwd
 
 
+def test_programs_are_told_not_to_start_a_warm_server_unless_the_arena_says(monkeypatch):
+    """A server a move starts is killed with the move, so the course command is told not to
+    start one (AVIARY_NO_WARM=1); the arena's own setting passes through."""
+    script = "import os\nprint(os.environ.get('AVIARY_NO_WARM'))\n"
+    monkeypatch.delenv("AVIARY_NO_WARM", raising=False)
+    assert run_program([sys.executable, "-c", script], [], Limits(seconds=2)).last_line == "1"
+    monkeypatch.setenv("AVIARY_NO_WARM", "0")
+    assert run_program([sys.executable, "-c", script], [], Limits(seconds=2)).last_line == "0"
+
+
 def test_a_well_behaved_program_plays_a_whole_game_under_the_referee(tmp_path):
     commands = write_programs(tmp_path)
     game = make_game("pikachu", {"n": "7"})

@@ -77,6 +77,9 @@ def clean_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {key: os.environ[key] for key in KEPT_VARIABLES if key in os.environ}
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
     env.setdefault("LANG", "C.UTF-8")
+    # What a move leaves running is killed when it ends, so aviary's course command must
+    # not start its warm server here; one started before the match is used.
+    env.setdefault("AVIARY_NO_WARM", "1")
     env["PYTHONUNBUFFERED"] = "1"
     env.update(extra or {})
     return env
