@@ -46,47 +46,72 @@ class Figure:
     setup: tuple[str, ...] = ()  # a command run before each sitting (from the checkout)
 
 
-_FOX = ("variant=classic", "variant=elephants")
-# (id part, title, game, options, the course command's words, draw after plies)
-_COURSE = (("pikachu-n8", "Pikachu n=8", "pikachu", ("n=8",), ("pikachu",), 300),
-           ("betsy", "Betsy", "betsy", (), ("betsy",), 300),
-           ("foxgeese-classic", "Fox-Geese classic", "foxgeese", ("variant=classic",),
-            ("foxgeese",), 700),
-           ("foxgeese-elephants", "Fox-Geese elephants", "foxgeese", ("variant=elephants",),
-            ("foxgeese",), 700),
-           ("ijk-course-det", "IJK course det", "ijk", ("mode=det",), ("ijk", "move"), 4000))
-FIGURES = [
-    Figure("pikachu-n8-1s", "Pikachu n=8: engine 1 s vs textbook 1 s", "pikachu", ("n=8",)),
-    Figure("betsy-orthogonal-1s", "Betsy: engine 1 s vs textbook 1 s", "betsy"),
-    Figure("betsy-diagonal-1s", "Betsy, diagonal Kingfisher: engine 1 s vs textbook 1 s",
-           "betsy", ("kingfisher=diagonal",)),
-    *(Figure(f"foxgeese-{variant.split('=')[1]}{'-shrink' if shrink else ''}-1s",
-             f"Fox-Geese {variant.split('=')[1]}{' with the shrinking board' if shrink else ''}"
-             ": engine 1 s vs textbook 1 s (both sides)",
-             "foxgeese", (variant, f"shrink={str(shrink).lower()}"), max_plies=700)
-      for variant in _FOX for shrink in (False, True)),
-    *(Figure(f"ijk-{variant}-{mode}-1s", f"IJK {variant} {mode}: engine 1 s vs textbook 1 s",
-             "ijk", (f"variant={variant}", f"mode={mode}"), max_plies=4000)
+@dataclass(frozen=True)
+class Configuration:
+    """A game as measured: every opponent plays it (the figure ids start with `id`)."""
+
+    id: str
+    title: str
+    game: str
+    options: tuple[str, ...] = ()
+    max_plies: int = 300
+    sides: str = ""  # said after the title where the two sides differ in kind
+
+
+CONFIGURATIONS = [
+    Configuration("pikachu-n8", "Pikachu n=8", "pikachu", ("n=8",)),
+    Configuration("betsy-orthogonal", "Betsy", "betsy"),
+    Configuration("betsy-diagonal", "Betsy, diagonal Kingfisher", "betsy",
+                  ("kingfisher=diagonal",)),
+    *(Configuration(f"foxgeese-{variant}{'-shrink' if shrink else ''}",
+                    f"Fox-Geese {variant}{' with the shrinking board' if shrink else ''}",
+                    "foxgeese", (f"variant={variant}", f"shrink={str(shrink).lower()}"), 700,
+                    " (both sides)")
+      for variant in ("classic", "elephants") for shrink in (False, True)),
+    *(Configuration(f"ijk-{variant}-{mode}", f"IJK {variant} {mode}", "ijk",
+                    (f"variant={variant}", f"mode={mode}"), 4000)
       for variant in ("course", "handout") for mode in ("det", "nondet")),
+]
+# the course command's words after `aviary` (the game's name, unless given here)
+_COMMAND_WORDS = {"ijk": ("ijk", "move")}
+# Measured through the course command too: one configuration of each game (and both kinds of
+# Fox-Geese fox).
+_COURSE = ("pikachu-n8", "betsy-orthogonal", "foxgeese-classic", "foxgeese-elephants",
+           "ijk-course-det")
+
+
+def _course(configuration: Configuration, warm: bool) -> Figure:
+    """The course command as course staff would run it on a slower machine: numba's import
+    0.45 s slower, a fresh process a move, two games at once. The arena kills what a move
+    leaves running, so the warm server is started before the match (a grader that does not
+    clean up gets one from the course command's first move); `-cold` has none."""
+    words = _COMMAND_WORDS.get(configuration.game, (configuration.game,))
+    server = "warm server started first" if warm else "no warm server"
+    return Figure(f"course-{configuration.id}-slow{'' if warm else '-cold'}",
+                  f"{configuration.title}: course command 1 s (numba's import +0.45 s, {server},"
+                  f" 2 games at once) vs textbook 1 s{configuration.sides}",
+                  configuration.game, configuration.options,
+                  (f"course={SLOW_AVIARY} {' '.join(words)}", "textbook=aviary:textbook"),
+                  games=20, max_plies=configuration.max_plies, jobs=2,
+                  setup=(SLOW_AVIARY, "warm", "start", "--idle", "30") if warm
+                  else (SLOW_AVIARY, "warm", "stop"))
+
+
+_BY_CONFIGURATION = {configuration.id: configuration for configuration in CONFIGURATIONS}
+FIGURES = [
+    *(Figure(f"{c.id}-1s", f"{c.title}: engine 1 s vs textbook 1 s{c.sides}", c.game,
+             c.options, max_plies=c.max_plies) for c in CONFIGURATIONS),
     Figure("pikachu-n8-odds", "Pikachu n=8, time odds: engine 0.1 s vs textbook 1 s",
            "pikachu", ("n=8",), ("engine=aviary:engine?time=0.1", "textbook=aviary:textbook")),
     Figure("betsy-orthogonal-odds", "Betsy, time odds: engine 0.1 s vs textbook 1 s", "betsy",
            (), ("engine=aviary:engine?time=0.1", "textbook=aviary:textbook")),
-    # The course command as course staff would run it on a slower machine: numba's import
-    # 0.45 s slower, a fresh process a move, two games at once. The arena kills what a move
-    # leaves running, so a warm server is started before the match (a grader that does not
-    # clean up gets one from the first move on); `-cold` has none: the fallback answers.
-    *(Figure(f"course-{name}-slow", f"{title}: course command 1 s (numba's import +0.45 s,"
-             " warm server started first, 2 games at once) vs textbook 1 s",
-             game, options, (f"course={SLOW_AVIARY} {' '.join(words)}",
-                             "textbook=aviary:textbook"),
-             games=20, max_plies=max_plies, jobs=2,
-             setup=(SLOW_AVIARY, "warm", "start", "--idle", "30"))
-      for name, title, game, options, words, max_plies in _COURSE),
-    Figure("course-pikachu-n8-slow-cold", "Pikachu n=8: course command 1 s (numba's import"
-           " +0.45 s, no warm server, 2 games at once) vs textbook 1 s", "pikachu", ("n=8",),
-           (f"course={SLOW_AVIARY} pikachu", "textbook=aviary:textbook"), games=20, jobs=2,
-           setup=(SLOW_AVIARY, "warm", "stop")),
+    # OpenSpiel's MCTS (random rollouts over the rules; `pip install -e '.[openspiel]'`)
+    # with ten times the engine's time: an opponent written elsewhere.
+    *(Figure(f"{c.id}-mcts10", f"{c.title}: engine 1 s vs OpenSpiel MCTS 10 s{c.sides}", c.game,
+             c.options, ("engine=aviary:engine", "mcts=aviary:mcts?time=10"),
+             max_plies=c.max_plies) for c in CONFIGURATIONS),
+    *(_course(_BY_CONFIGURATION[name], warm=True) for name in _COURSE),
+    _course(_BY_CONFIGURATION["pikachu-n8"], warm=False),
 ]
 BY_ID = {figure.id: figure for figure in FIGURES}
 

@@ -98,8 +98,9 @@ def test_games_carry_the_load_and_the_fingerprint_of_the_code_that_played(match)
     assert len(rows) == 6
     assert all(start is not None and end is not None for start, end, _ in rows)
     # a program plays, so the course runner's code is part of the fingerprint
-    assert {code for *_, code in rows} == {provenance.code_fingerprint("pikachu", True)}
-    assert provenance.code_fingerprint("pikachu", True) != provenance.code_fingerprint("pikachu")
+    with_program = provenance.code_fingerprint("pikachu", ("a-program",))
+    assert {code for *_, code in rows} == {with_program}
+    assert with_program != provenance.code_fingerprint("pikachu")
 
 
 def test_the_export_is_the_figures_record(match):
@@ -113,7 +114,7 @@ def test_the_export_is_the_figures_record(match):
     assert sitting["deep_tables"] == {}  # Pikachu has no `warmup --deep` tables
     assert len(exported.games) == 6
     game = exported.games[0]
-    assert game["code"] == provenance.code_fingerprint("pikachu", True)
+    assert game["code"] == provenance.code_fingerprint("pikachu", ("a-program",))
     assert len(game["moves"]) == game["plies"]  # Pikachu has no chance moves
     assert all(len(move) == 8 for move in game["moves"])  # ply, mover, times, note, state
 
@@ -195,3 +196,14 @@ def test_a_sitting_says_whether_the_games_slow_tables_were_built(match, tmp_path
     two[0]["sittings"] = [dict(two[0]["sittings"][0], deep_tables={})]
     path.write_text("\n".join(json.dumps(line) for line in two) + "\n")
     assert "warmup --deep" not in benchmarks_page([read_export(path)])
+
+
+def test_the_fingerprint_takes_in_the_code_of_the_players_that_are_not_the_game():
+    """A figure against OpenSpiel's MCTS goes stale when its player changes; one between
+    two of the game's own engines does not carry the course runner or OpenSpiel."""
+    assert provenance.player_code(["aviary:engine?time=0.1", "aviary:textbook"]) == ()
+    assert provenance.player_code(["aviary:mcts?time=10"]) == ("openspiel",)
+    assert "course/runner.py" in provenance.player_code(["python3 mine.py"])
+    plain = provenance.code_fingerprint("betsy")
+    assert provenance.code_fingerprint("betsy", ("aviary:engine", "aviary:textbook")) == plain
+    assert provenance.code_fingerprint("betsy", ("aviary:engine", "aviary:mcts")) != plain

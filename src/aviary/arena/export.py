@@ -138,7 +138,7 @@ def _status(match: Match) -> str:
     config = match.config
     codes = {game.get("code") for game in match.games}
     try:
-        now = provenance.code_fingerprint(config.game, config.has_programs)
+        now = provenance.code_fingerprint(config.game, config.player_specs)
     except Exception:  # a game no longer registered
         return "stale: the game is gone"
     if codes == {now}:

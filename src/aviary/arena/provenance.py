@@ -6,7 +6,8 @@ commit, the machine (processor, cores, Python) and the load. The fingerprint is 
 digest of the source files that decide how a game is played: the search core, the
 game protocol and generic engines (`games/*.py`), the game's own folder and the
 arena's move loop; with a program among the players (an `aviary` course command,
-say) also the course runner and the warm server. It is computed from the installed
+say) also the course runner, the warm server and the sandbox; with a player for every
+game (OpenSpiel's MCTS) also that player's folder. It is computed from the installed
 package, so a figure can be checked against the code of today's checkout: equal means
 the code it measured is still the code here.
 """
@@ -18,6 +19,7 @@ import importlib
 import os
 import platform
 import subprocess
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -38,13 +40,29 @@ def _game_folder(game: str) -> str:
     return "/".join(module[1:-1])
 
 
+def player_code(players: Iterable[str]) -> tuple[str, ...]:
+    """Besides the game's code, the package's files that play for these player specs: a
+    program (a command line, a process a move) goes through the course runner and the
+    sandbox; a player for every game (`aviary:mcts`) is its module's folder."""
+    parts: set[str] = set()
+    for spec in players:
+        if not spec.startswith("aviary:"):
+            parts.update(_PROGRAMS)
+            continue
+        name = spec.removeprefix("aviary:").partition("?")[0]
+        if name in registry.PLAYERS:
+            module = registry.PLAYERS[name].partition(":")[0].split(".")
+            parts.add("/".join(module[1:-1]))
+    return tuple(sorted(parts))
+
+
 @cache
-def code_fingerprint(game: str, programs: bool = False) -> str:
-    """16 hex digits over every source file that decides how `game` is played (`programs`:
-    with a program among the players, which the course runner and the sandbox serve)."""
+def code_fingerprint(game: str, players: tuple[str, ...] = ()) -> str:
+    """16 hex digits over every source file that decides how `game` is played by these
+    player specs (`player_code`: a program's runner, OpenSpiel's players)."""
     digest = hashlib.sha256()
     files: set[Path] = set()
-    for pattern in (*_SHARED, *(_PROGRAMS if programs else ()), _game_folder(game)):
+    for pattern in (*_SHARED, *player_code(players), _game_folder(game)):
         found = _PACKAGE.glob(pattern)
         for path in found:
             files.update(path.rglob("*.py") if path.is_dir() else [path])

@@ -140,7 +140,7 @@ def play_slot(config_json: str, index: int) -> GameRecord:
     slot = slots[index]
     start_text = opening(game, config, slot.round)
     record = GameRecord(slot=index, first=slot.first, second=slot.second, opening=start_text,
-                        code=provenance.code_fingerprint(config.game, config.has_programs))
+                        code=provenance.code_fingerprint(config.game, config.player_specs))
     start = time.monotonic()
     chance = random.Random(f"{config.seed}:{slot.round}:chance")  # the same for both colours
     play_game(game, (players[slot.first], players[slot.second]), game.decode(start_text),

@@ -43,9 +43,9 @@ class Config:
     title: str = ""  # what the tournament measures, in words (shown on the benchmarks page)
 
     @property
-    def has_programs(self) -> bool:
-        """Whether a player is a program run per move (not an in-process engine)."""
-        return any(not player.in_process for player in self.players)
+    def player_specs(self) -> tuple[str, ...]:
+        """The players' spec strings (what decides which code plays besides the game)."""
+        return tuple(player.spec for player in self.players)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
