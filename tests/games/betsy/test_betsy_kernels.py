@@ -10,23 +10,14 @@ from hypothesis import strategies as st
 from aviary.games.betsy import kernels, rules
 from aviary.games.betsy.engine import BetsySearcher
 from aviary.search.alphabeta import MATE, PASS
+from capture_walks import capture_walk
 
 
 def random_walk(plies: int, seed: int, diagonal: bool) -> list[rules.Position]:
     """Positions reached by random legal moves from the start (stops when the game ends)."""
-    chooser = random.Random(seed)
-    position = rules.start_position(diagonal)
-    seen = [position]
-    for _ in range(plies):
-        moves = rules.legal_moves(position)
-        if not moves:
-            break
-        captures = [m for m in moves if position.board[m.end] != rules.EMPTY]
-        # prefer captures half the time, so walks reach sparse endgames and promotions too
-        pool = captures if captures and chooser.random() < 0.5 else moves
-        position = rules.play(position, chooser.choice(pool))
-        seen.append(position)
-    return seen
+    return capture_walk(rules.start_position(diagonal), rules.legal_moves, rules.play,
+                        lambda position, move: position.board[move.end] != rules.EMPTY,
+                        plies, seed)
 
 
 def random_position(seed: int) -> rules.Position:

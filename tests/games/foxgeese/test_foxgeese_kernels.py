@@ -9,29 +9,16 @@ from hypothesis import strategies as st
 
 from aviary.games.foxgeese import kernels, rules
 from aviary.games.foxgeese.engine import FoxGeeseSearcher
+from capture_walks import capture_walk
 
 CONFIGURATIONS = [("classic", False), ("classic", True), ("elephants", False),
                   ("elephants", True)]
 
 
 def random_walk(variant: str, shrink: bool, plies: int, seed: int) -> list[rules.Position]:
-    """Positions reached by random legal moves from the start (stops when the game ends).
-
-    Captures are preferred half the time, so walks reach the sparse endings where
-    arms close and the piece counts decide.
-    """
-    chooser = random.Random(seed)
-    position = rules.start_position(variant, shrink)
-    seen = [position]
-    for _ in range(plies):
-        moves = rules.legal_moves(position)
-        if not moves:
-            break
-        captures = [move for move in moves if move.is_capture]
-        pool = captures if captures and chooser.random() < 0.5 else moves
-        position = rules.play(position, chooser.choice(pool))
-        seen.append(position)
-    return seen
+    """Positions reached by random legal moves from the start (stops when the game ends)."""
+    return capture_walk(rules.start_position(variant, shrink), rules.legal_moves, rules.play,
+                        lambda _, move: move.is_capture, plies, seed)
 
 
 def random_position(seed: int) -> rules.Position:

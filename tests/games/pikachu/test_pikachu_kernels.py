@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from aviary.games.pikachu import kernels, rules
 from aviary.games.pikachu.engine import PikachuSearcher
 from aviary.search.alphabeta import MATE, NOT_OVER
+from capture_walks import capture_walk
 
 
 def terminal_by_pieces(position: rules.Position) -> int:
@@ -23,19 +24,8 @@ def terminal_by_pieces(position: rules.Position) -> int:
 
 def random_walk(n: int, plies: int, seed: int) -> list[rules.Position]:
     """Positions reached by random legal moves from the start (stops when the game ends)."""
-    chooser = random.Random(seed)
-    position = rules.start_position(n)
-    seen = [position]
-    for _ in range(plies):
-        moves = rules.legal_moves(position)
-        if not moves:
-            break
-        captures = [move for move in moves if move.is_capture]
-        # prefer captures half the time, so walks reach sparse, promoted endgames too
-        pool = captures if captures and chooser.random() < 0.5 else moves
-        position = rules.play(position, chooser.choice(pool))
-        seen.append(position)
-    return seen
+    return capture_walk(rules.start_position(n), rules.legal_moves, rules.play,
+                        lambda _, move: move.is_capture, plies, seed)
 
 
 def random_position(n: int, seed: int) -> rules.Position:
