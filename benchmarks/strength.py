@@ -105,11 +105,11 @@ FIGURES = [
            "pikachu", ("n=8",), ("engine=aviary:engine?time=0.1", "textbook=aviary:textbook")),
     Figure("betsy-orthogonal-odds", "Betsy, time odds: engine 0.1 s vs textbook 1 s", "betsy",
            (), ("engine=aviary:engine?time=0.1", "textbook=aviary:textbook")),
-    # OpenSpiel's MCTS (random rollouts over the rules; `pip install -e '.[openspiel]'`)
-    # with ten times the engine's time: an opponent written elsewhere.
-    *(Figure(f"{c.id}-mcts10", f"{c.title}: engine 1 s vs OpenSpiel MCTS 10 s{c.sides}", c.game,
-             c.options, ("engine=aviary:engine", "mcts=aviary:mcts?time=10"),
-             max_plies=c.max_plies) for c in CONFIGURATIONS),
+    # OpenSpiel's MCTS (random rollouts over the rules; `pip install -e '.[openspiel]'`),
+    # an opponent written elsewhere: at the engine's time, and with ten times its time.
+    *(Figure(f"{c.id}-mcts{mcts}", f"{c.title}: engine 1 s vs OpenSpiel MCTS {mcts} s{c.sides}",
+             c.game, c.options, ("engine=aviary:engine", f"mcts=aviary:mcts?time={mcts}"),
+             max_plies=c.max_plies) for mcts in (1, 10) for c in CONFIGURATIONS),
     *(_course(_BY_CONFIGURATION[name], warm=True) for name in _COURSE),
     _course(_BY_CONFIGURATION["pikachu-n8"], warm=False),
 ]
