@@ -3,6 +3,7 @@ every move's time, CPU and note, the load and the code per game, an export that 
 record of the figure, and the generated page that says whether the figure is current."""
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -131,6 +132,8 @@ def test_the_page_says_current_for_todays_code_and_stale_once_it_changed(match, 
     current.write_text("\n".join(json.dumps(line) for line in two) + "\n")
     page = benchmarks_page([read_export(current)])
     assert "a measured smoke match" in page and "| current |" in page
+    # each side's score in the table: the bars of a game whose sides differ are per side
+    assert re.search(r"\| as w \d+\.\d%, as b \d+\.\d% \|", page)
     assert "reproduce: `aviary arena run --game pikachu --option n=7 --time 2" in page
     for game in two[1:]:
         game["code"] = "0" * 16  # as if played by other code

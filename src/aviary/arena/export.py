@@ -207,6 +207,13 @@ def _score_text(figure: dict[str, Any]) -> str:
             f"{figure['losses']})")
 
 
+def _sides_text(figure: dict[str, Any]) -> str:
+    """The first player's score on each side ("as f 50.0%, as g 100.0%"): where the sides
+    differ in kind (fox and geese) the bars are per side, and one total hides that."""
+    return ", ".join(f"as {label} {100 * side[0]:.1f}%"
+                     for label, side in figure["by_side"].items() if side is not None) or "-"
+
+
 def _machine_text(figure: dict[str, Any]) -> str:
     machine = figure["machine"]
     if machine is None:
@@ -238,14 +245,15 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
         "(same fingerprint of the search core, the game and the arena's move loop); "
         "*stale* figures are kept with their date until they are measured again.",
         "",
-        "| figure | score (W-D-L) | Elo ±95% | games | date | commit | load | code |",
-        "|---|---|---|---|---|---|---|---|",
+        "| figure | score (W-D-L) | by side | Elo ±95% | games | date | commit | load | code |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     figures = [(match, _figure(match)) for match in matches]
     for match, figure in figures:
         lines.append(
             f"| [{_title(match, figure)}](#{_anchor(match.path)}) | {_score_text(figure)} | "
-            f"{figure['estimate']} | {figure['games']}/{figure['config'].games} | "
+            f"{_sides_text(figure)} | {figure['estimate']} | "
+            f"{figure['games']}/{figure['config'].games} | "
             f"{_date_range(figure['dates'])} | {', '.join(figure['commits']) or '-'} | "
             f"{_load_text(figure)} | {figure['status']} |")
     for match, figure in figures:
@@ -335,13 +343,14 @@ def reproduce_command(config: Config, sittings: list[dict[str, Any]]) -> str:
 
 def readme_table(matches: list[Match]) -> str:
     """The README's summary: one row a match, linking to its section of the page."""
-    lines = [README_START, "", "| figure | score (W-D-L) | Elo ±95% | games | date | code |",
-             "|---|---|---|---|---|---|"]
+    lines = [README_START, "",
+             "| figure | score (W-D-L) | by side | Elo ±95% | games | date | code |",
+             "|---|---|---|---|---|---|---|"]
     for match in matches:
         figure = _figure(match)
         lines.append(
             f"| [{_title(match, figure)}](docs/benchmarks.md#{_anchor(match.path)}) | "
-            f"{_score_text(figure)} | {figure['estimate']} | "
+            f"{_score_text(figure)} | {_sides_text(figure)} | {figure['estimate']} | "
             f"{figure['games']}/{figure['config'].games} | {_date_range(figure['dates'])} | "
             f"{figure['status']} |")
     lines += ["", README_END]
