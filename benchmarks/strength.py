@@ -126,7 +126,8 @@ def run(figure: Figure, jobs: int | None) -> None:
     db, export = DATABASES / f"{figure.id}.sqlite", RESULTS / f"{figure.id}.jsonl"
     DATABASES.mkdir(parents=True, exist_ok=True)
     if figure.setup:
-        subprocess.run(figure.setup, cwd=ROOT, check=False, capture_output=True)
+        # a failed set-up (no warm server) would measure another setting than the title says
+        subprocess.run(figure.setup, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     try:
         _play(figure, db, export, figure.jobs if jobs is None else jobs)
     except (KeyboardInterrupt, subprocess.CalledProcessError):
