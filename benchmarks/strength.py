@@ -33,20 +33,6 @@ SLOW_AVIARY = "benchmarks/slow_machine/aviary"
 
 
 @dataclass(frozen=True)
-class Figure:
-    id: str
-    title: str
-    game: str
-    options: tuple[str, ...] = ()
-    players: tuple[str, str] = ("engine=aviary:engine", "textbook=aviary:textbook")
-    seconds: float = 1.0
-    games: int = 40
-    max_plies: int = 300
-    jobs: int = 1  # games at once, part of what the figure measures (`run --jobs` overrides)
-    setup: tuple[str, ...] = ()  # a command run before each sitting (from the checkout)
-
-
-@dataclass(frozen=True)
 class Configuration:
     """A game as measured: every opponent plays it (the figure ids start with `id`)."""
 
@@ -56,6 +42,20 @@ class Configuration:
     options: tuple[str, ...] = ()
     max_plies: int = 300
     sides: str = ""  # said after the title where the two sides differ in kind
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One arena match: a configuration played by two players."""
+
+    id: str
+    title: str
+    configuration: Configuration
+    players: tuple[str, str] = ("engine=aviary:engine", "textbook=aviary:textbook")
+    seconds: float = 1.0
+    games: int = 40
+    jobs: int = 1  # games at once, part of what the figure measures (`run --jobs` overrides)
+    setup: tuple[str, ...] = ()  # a command run before each sitting (from the checkout)
 
 
 CONFIGURATIONS = [
@@ -90,26 +90,25 @@ def _course(configuration: Configuration, warm: bool) -> Figure:
     return Figure(f"course-{configuration.id}-slow{'' if warm else '-cold'}",
                   f"{configuration.title}: course command 1 s (numba's import +0.45 s, {server},"
                   f" 2 games at once) vs textbook 1 s{configuration.sides}",
-                  configuration.game, configuration.options,
+                  configuration,
                   (f"course={SLOW_AVIARY} {' '.join(words)}", "textbook=aviary:textbook"),
-                  games=20, max_plies=configuration.max_plies, jobs=2,
+                  games=20, jobs=2,
                   setup=(SLOW_AVIARY, "warm", "start", "--idle", "30") if warm
                   else (SLOW_AVIARY, "warm", "stop"))
 
 
 _BY_CONFIGURATION = {configuration.id: configuration for configuration in CONFIGURATIONS}
 FIGURES = [
-    *(Figure(f"{c.id}-1s", f"{c.title}: engine 1 s vs textbook 1 s{c.sides}", c.game,
-             c.options, max_plies=c.max_plies) for c in CONFIGURATIONS),
-    Figure("pikachu-n8-odds", "Pikachu n=8, time odds: engine 0.1 s vs textbook 1 s",
-           "pikachu", ("n=8",), ("engine=aviary:engine?time=0.1", "textbook=aviary:textbook")),
-    Figure("betsy-orthogonal-odds", "Betsy, time odds: engine 0.1 s vs textbook 1 s", "betsy",
-           (), ("engine=aviary:engine?time=0.1", "textbook=aviary:textbook")),
+    *(Figure(f"{c.id}-1s", f"{c.title}: engine 1 s vs textbook 1 s{c.sides}", c)
+      for c in CONFIGURATIONS),
+    *(Figure(f"{c.id}-odds", f"{c.title}, time odds: engine 0.1 s vs textbook 1 s", c,
+             ("engine=aviary:engine?time=0.1", "textbook=aviary:textbook"))
+      for c in (_BY_CONFIGURATION["pikachu-n8"], _BY_CONFIGURATION["betsy-orthogonal"])),
     # OpenSpiel's MCTS (random rollouts over the rules; `pip install -e '.[openspiel]'`),
     # an opponent written elsewhere: at the engine's time, and with ten times its time.
     *(Figure(f"{c.id}-mcts{mcts}", f"{c.title}: engine 1 s vs OpenSpiel MCTS {mcts} s{c.sides}",
-             c.game, c.options, ("engine=aviary:engine", f"mcts=aviary:mcts?time={mcts}"),
-             max_plies=c.max_plies) for mcts in (1, 10) for c in CONFIGURATIONS),
+             c, ("engine=aviary:engine", f"mcts=aviary:mcts?time={mcts}"))
+      for mcts in (1, 10) for c in CONFIGURATIONS),
     *(_course(_BY_CONFIGURATION[name], warm=True) for name in _COURSE),
     _course(_BY_CONFIGURATION["pikachu-n8"], warm=False),
 ]
@@ -144,9 +143,10 @@ def _play(figure: Figure, db: Path, export: Path, jobs: int) -> None:
         arena("import", str(export), "--db", str(db))
         arena("resume", str(db), "--jobs", str(jobs))
     else:
-        options = [word for option in figure.options for word in ("--option", option)]
-        arena("run", "--game", figure.game, *options, "--time", f"{figure.seconds:g}",
-              "--games", str(figure.games), "--max-plies", str(figure.max_plies),
+        configuration = figure.configuration
+        options = [word for option in configuration.options for word in ("--option", option)]
+        arena("run", "--game", configuration.game, *options, "--time", f"{figure.seconds:g}",
+              "--games", str(figure.games), "--max-plies", str(configuration.max_plies),
               "--jobs", str(jobs), "--title", figure.title, "--db", str(db), *figure.players)
 
 
