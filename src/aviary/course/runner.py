@@ -9,9 +9,12 @@ answer, the rules-only fallback search (`aviary.games.fallback`, in a forked pro
 answers instead. It exits `exit_margin(SECONDS)` (`aviary.search.clock`) before SECONDS
 have passed since the *process* started, interpreter start-up included (its `Deadline.
 for_course`), with one line on stderr
-saying what gave the last answer: `engine (depth D, score S, nodes N)`,
+saying what gave the last answer: `engine (depth D, score S, nodes N, history H)` (H:
+the game's earlier positions its search knew, see below),
 `table (win in 7)` or `fallback (depth D, ...)`. Bad input: one line, exit 2; a
-finished game or a player with no legal move: one line, exit 1.
+finished game or a player with no legal move: one line, exit 1. The engine searches
+with the game's earlier positions (repetitions are draws) that `aviary.course.memory`
+recalls from this user's earlier commands in the same game.
 
 A game takes part by its registry entry: its `Game.parse_course` reads the
 arguments, its `quick` player gives the first answer, its `evaluation` guides the
@@ -33,6 +36,7 @@ import sys
 import time
 from typing import Any
 
+from aviary.course import memory
 from aviary.course import warm_server as warm
 from aviary.errors import NoMoveError, UsageError
 from aviary.games import registry
@@ -95,7 +99,8 @@ def think(argv: list[str]) -> int:
     """The engine process: print each deeper search's answer until the deadline.
 
     Runs as `python -m aviary.course.runner --think GAME SETTINGS STATE DEADLINE` (SETTINGS as
-    JSON, STATE as `Game.encode`, DEADLINE on the monotonic clock parent and child share).
+    JSON, STATE as `Game.encode`, DEADLINE on the monotonic clock parent and child share);
+    the game's earlier positions come on stdin, one JSON list, while numba loads.
     """
     _die_with_parent()
     _without_scipy()
@@ -106,10 +111,13 @@ def think(argv: list[str]) -> int:
     game = spec.make(**json.loads(settings))
     state = game.decode(encoded)
     engine = spec.engine(spec.main_engine, game)  # slow: numba import and cache load
+    # the game's earlier positions, written to stdin meanwhile (`aviary.course.memory`)
+    history = [game.decode(text) for text in json.loads(sys.stdin.readline() or "[]")]
     deadline = Deadline(time.monotonic(), float(at))
     if deadline.remaining() > 0.01:  # every depth is printed: it deepens to the deadline
-        for report in engine.think(state, Limit(deadline=deadline)):  # tables: cached only
-            sys.stdout.buffer.write(warm.engine_line(report))
+        # (tables: cached only)
+        for report in engine.think(state, Limit(deadline=deadline), history=history):
+            sys.stdout.buffer.write(warm.engine_line(report, len(history)))
             sys.stdout.flush()
     sys.stdout.buffer.write(warm.DONE)
     sys.stdout.flush()
@@ -130,9 +138,17 @@ class EngineChild:
             sys.executable, "-m", "aviary.course.runner", "--think", name,
             json.dumps(game.settings), game.encode(state), repr(deadline),
         ]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE)
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self.process.stdout is not None
         self.fd = self.process.stdout.fileno()
+
+    def start(self, history: tuple[str, ...]) -> None:
+        """Hand it the game's earlier positions (it reads them once numba has loaded)."""
+        assert self.process.stdin is not None
+        with contextlib.suppress(OSError):  # a child already gone: its first read says so
+            self.process.stdin.write(memory.history_for_pipe(history))
+        with contextlib.suppress(OSError):
+            self.process.stdin.close()
 
     def read(self) -> bytes:
         return os.read(self.fd, 1 << 16)
@@ -160,10 +176,14 @@ class WarmEngine:
                  deadline: float) -> None:
         self.connection = connection
         self.fd = connection.fileno()
-        message = {"game": name, "settings": game.settings, "state": game.encode(state),
-                   "deadline": deadline, "code": warm.code_digest()}
+        self.message = {"game": name, "settings": game.settings, "state": game.encode(state),
+                        "deadline": deadline, "code": warm.code_digest()}
+
+    def start(self, history: tuple[str, ...]) -> None:
+        """Send the request, with the game's earlier positions."""
+        message = {**self.message, "history": list(history)}
         with contextlib.suppress(OSError):  # a server going away: the first read says so
-            connection.sendall((json.dumps(message) + "\n").encode())
+            self.connection.sendall((json.dumps(message) + "\n").encode())
 
     def read(self) -> bytes:
         try:
@@ -272,7 +292,8 @@ class _Lines:
 
 
 def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name: str,
-          game: Game[Any, Any], state: Any, deadline: float, answers: Answers) -> None:
+          game: Game[Any, Any], state: Any, deadline: float, answers: Answers,
+          history: tuple[str, ...] = ()) -> None:
     """Pass on the engine's and, until the engine's first answer, the fallback's legal
     answers until the deadline; then close both.
 
@@ -280,7 +301,8 @@ def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name
     searches are. A warm server that goes away or refuses the request (other code) is
     replaced by an engine child of our own; an engine child that dies leaves the
     fallback. A forced win found by the fallback, or an engine search that ends by
-    itself, ends the command at once.
+    itself, ends the command at once. `history`: the game's earlier positions, for an
+    engine child started in place of a server.
     """
     legal = game.answers(state)
     sources: dict[int, tuple[Any, _Lines]] = {engine.fd: (engine, _Lines())}
@@ -308,7 +330,8 @@ def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name
                             return  # the search ended by itself: its last answer is its best
                         if message.get("answer") in legal:
                             answers.give(message["answer"], "engine (depth {depth}, score "
-                                         "{score}, nodes {nodes})".format_map(message))
+                                         "{score}, nodes {nodes}, history {history})"
+                                         .format_map({"history": 0, **message}))
                             if TRACE:
                                 print(f"engine answer at {process_age():.3f} s",
                                       file=sys.stderr, flush=True)
@@ -320,6 +343,7 @@ def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name
                     source.close()
                     if source is engine and engine.is_warm and deadline - time.monotonic() > 0.05:
                         engine = EngineChild(name, game, state, deadline)
+                        engine.start(history)
                         sources[engine.fd] = (engine, _Lines())
     finally:
         if fallback is not None:
@@ -369,11 +393,15 @@ def run(name: str, argv: list[str]) -> int:
     elif connection is not None:
         connection.close()
     answers = Answers()
+    recalled = memory.Recall()
     try:
         spec = registry.spec(name)
         quick = registry.load(spec.quick) if spec.quick else None
         first = quick(state) if quick is not None else game.legal_moves(state)[0]
         answers.give(game.answer(state, first), "fallback (quick move)")
+        recalled = memory.recall(name, game, state)  # while an engine child loads numba
+        if engine is not None:
+            engine.start(recalled.history)
         solved = spec.tables is not None and _answer_from_tables(spec.tables, game, state, answers)
         if solved and engine is not None:  # the exact answer is given: no search to wait for
             engine.close()
@@ -381,12 +409,15 @@ def run(name: str, argv: list[str]) -> int:
         if engine is not None:
             fallback = (FallbackChild(game, state, registry.load(spec.evaluation), deadline)
                         if spec.evaluation else None)
-            relay(engine, fallback, name, game, state, deadline, answers)
+            relay(engine, fallback, name, game, state, deadline, answers, recalled.history)
             engine = None
     finally:
         if engine is not None:
             engine.close()
         print(answers.source, file=sys.stderr, flush=True)
+    move = game.answers(state).get(answers.last or "")
+    if move is not None:
+        memory.remember(name, game, state, game.play(state, move), recalled.parent)
     if start_warm is not None:
         warm.start_detached(start_warm)
     return 0

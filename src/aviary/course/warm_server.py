@@ -16,13 +16,14 @@ socket lives in a private directory of the user (`/tmp/aviary-UID/`, or
 `AVIARY_WARM_DIR`; mode 0700, ownership checked before use), beside `warm.lock` (one
 server per directory) and `warm.log`.
 
-Protocol: one JSON line per connection, {"game", "settings", "state", "deadline",
-"code"} (deadline on the system's monotonic clock, which all processes share; code:
-`code_digest()`), answered by one JSON line per completed depth ({"answer", "depth",
-"score", "nodes"}) and {"done": true} when the search ends by itself; a request
-with another code digest gets {"refused": ...} (and a server whose own files changed
-on disk stops). {"command": "stop" | "status"} for control. A client that goes away
-stops its search (the next write fails and sets its flag).
+Protocol: one JSON line per connection, {"game", "settings", "state", "history",
+"deadline", "code"} (history: the game's earlier positions, oldest first, as
+`aviary.course.memory` recalls them; deadline on the system's monotonic clock, which
+all processes share; code: `code_digest()`), answered by one JSON line per completed
+depth ({"answer", "depth", "score", "nodes", "history"}) and {"done": true} when the search ends
+by itself; a request with another code digest gets {"refused": ...} (and a server
+whose own files changed on disk stops). {"command": "stop" | "status"} for control. A
+client that goes away stops its search (the next write fails and sets its flag).
 """
 
 from __future__ import annotations
@@ -77,7 +78,9 @@ def _problem() -> str | None:
     return None
 
 
-def _private_directory() -> Path:
+def private_directory() -> Path:
+    """This user's private aviary folder (made if missing, mode 0700; the warm server's
+    socket and the course command's memory live there), else UsageError saying why not."""
     problem = _problem()
     if problem is not None:
         raise UsageError(problem)
@@ -132,7 +135,7 @@ def claim_start() -> int | None:
     if os.environ.get("AVIARY_NO_WARM") == "1" or _problem() is not None:
         return None
     try:
-        return _lock(_private_directory())
+        return _lock(private_directory())
     except (OSError, UsageError):
         return None
 
@@ -196,13 +199,14 @@ def _lines(connection: socket.socket) -> Iterator[str]:
         yield from (line.decode(errors="replace") for line in lines)
 
 
-def engine_line(report: Any) -> bytes:
-    """One engine answer as the engine child and the warm server send it: a JSON line."""
+def engine_line(report: Any, history: int = 0) -> bytes:
+    """One engine answer as the engine child and the warm server send it: a JSON line
+    (`history`: how many earlier positions of the game the search knew)."""
     mate = report.mate_in
     score = (f"win in {mate}" if mate is not None and mate > 0 else
              f"loss in {-mate}" if mate is not None else f"{report.score:+d}")
     return json.dumps({"answer": report.answer, "depth": report.depth, "score": score,
-                       "nodes": report.nodes}).encode() + b"\n"
+                       "nodes": report.nodes, "history": history}).encode() + b"\n"
 
 
 DONE = b'{"done": true}\n'  # the engine's search ended by itself (a proven result, max depth)
@@ -280,6 +284,7 @@ class Server:
                     return
                 game, engine = self.engine(message["game"], message["settings"])
                 state = game.decode(message["state"])
+                history = [game.decode(text) for text in message.get("history", [])]
                 deadline = Deadline(time.monotonic(), float(message["deadline"]))
                 with self.lock:
                     self.served += 1
@@ -289,9 +294,10 @@ class Server:
                 import numpy as np
 
                 stop = np.zeros(1, dtype=np.int64)
-                for report in engine.think(state, Limit(deadline=deadline), stop=stop):
+                for report in engine.think(state, Limit(deadline=deadline), stop=stop,
+                                           history=history):
                     try:
-                        connection.sendall(engine_line(report))
+                        connection.sendall(engine_line(report, len(history)))
                     except OSError:
                         stop[0] = 1  # the command is gone: stop its search
                         return
@@ -329,7 +335,7 @@ def _log(directory: Path, text: str) -> None:
 
 def _start(idle_minutes: float, foreground: bool, preload: bool, started_by: str,
            lock: int | None = None) -> int:
-    directory = _private_directory()
+    directory = private_directory()
     if connect() is not None:
         print("a warm engine server is already running", file=sys.stderr)
         return 0

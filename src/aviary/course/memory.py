@@ -1,0 +1,173 @@
+"""What the course command remembers between its moves: the game so far.
+
+A course command is one process a move, told only the position. Without the game's
+earlier positions its engine cannot see a repetition, and in a won but slow ending it
+can shuffle between the same four positions until the move limit (in one measured game
+for 500 plies, with a winning score on every move), where the in-process engine, given
+the game's history, plays on.
+
+So each command adds one line to `memory.jsonl` in the user's private aviary folder (the
+warm server's): the position it was given, the position its answer made, and the line
+of its own previous move in the same game. The next command finds its game by the rules:
+the newest line whose answer the opponent's move can turn into the position it is given;
+following the links back gives the game's positions, oldest first. Games played side by
+side keep apart (a position follows only from its own game's answers); lines older than
+`MAX_AGE_SECONDS` are not used; the file is cut back to its newest lines as it grows.
+
+A game with chance keeps none (its positions do not recur).
+`AVIARY_NO_MEMORY=1` turns it off. It is kept as well as it can be, never at the cost of
+an answer: a line lost (a full disk, two commands cutting the file at once) only
+shortens the history the next move's search sees.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aviary.course import warm_server as warm
+from aviary.errors import UsageError
+from aviary.games.base import Game
+
+FILE_NAME = "memory.jsonl"
+MAX_AGE_SECONDS = 600.0  # a line older than this belongs to another game
+LOOK_BACK = 32  # newest lines of the same game settings tried as this game's last move
+READ_BYTES = 1 << 19  # only the file's tail is read (a 600-ply game is about 50 KB)
+KEEP_BYTES = 1 << 20  # past this size the file is rewritten with its newest half
+HISTORY_BYTES = 48 << 10  # the most history sent to an engine child through its pipe
+
+
+def enabled(game: Game[Any, Any]) -> bool:
+    return os.environ.get("AVIARY_NO_MEMORY") != "1" and game.chance_count() == 0
+
+
+@dataclass(frozen=True)
+class Recall:
+    """The game's positions before the one given (oldest first, as encoded by the game)
+    and the id of the line they end at (None: no earlier move of this game is known)."""
+
+    history: tuple[str, ...] = ()
+    parent: str | None = None
+
+
+def _path() -> Path | None:
+    try:
+        return warm.private_directory() / FILE_NAME
+    except UsageError:  # no private folder: the command plays without memory
+        return None
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    try:
+        with path.open("rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - READ_BYTES))
+            data = handle.read()
+    except OSError:
+        return []
+    if size > READ_BYTES:
+        data = data.partition(b"\n")[2]  # the first line read may be cut
+    lines = []
+    for raw in data.splitlines():
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(line, dict):
+            lines.append(line)
+    return lines
+
+
+def _key(name: str, game: Game[Any, Any]) -> str:
+    return f"{name} {json.dumps(game.settings, sort_keys=True)}"
+
+
+def recall(name: str, game: Game[Any, Any], state: Any) -> Recall:
+    """The positions of `state`'s game before it, as far as this user's course commands
+    answered in it (see the module's docstring)."""
+    path = _path() if enabled(game) else None
+    if path is None:
+        return Recall()
+    key, now, given = _key(name, game), time.time(), _course_text(game, state)
+    mine = [line for line in _lines(path)
+            if line.get("key") == key and now - float(line.get("time", 0)) < MAX_AGE_SECONDS]
+    by_id = {line.get("id"): line for line in mine}
+    for line in reversed(mine[-LOOK_BACK:]):
+        try:
+            made = game.decode(line["made"])
+            if game.outcome(made) is not None:
+                continue
+            follows = any(_course_text(game, after) == given
+                          for after in game.successors(made).values())
+        except (KeyError, ValueError, TypeError):
+            continue
+        if follows:
+            return Recall(_chain(line, by_id), line["id"])
+    return Recall()
+
+
+def _course_text(game: Game[Any, Any], state: Any) -> tuple[str, str]:
+    """The position as the course command is told it (a move counter in the state is not
+    part of it)."""
+    return game.label(state), game.format(state)
+
+
+def _chain(line: dict[str, Any], by_id: dict[Any, dict[str, Any]]) -> tuple[str, ...]:
+    positions: list[str] = []
+    seen: set[Any] = set()
+    cursor: dict[str, Any] | None = line
+    while cursor is not None and cursor.get("id") not in seen:
+        seen.add(cursor.get("id"))
+        positions += [str(cursor.get("made")), str(cursor.get("given"))]
+        cursor = by_id.get(cursor.get("parent"))
+    return tuple(reversed(positions))
+
+
+def remember(name: str, game: Game[Any, Any], state: Any, made: Any, parent: str | None) -> None:
+    """Add this move's line: `state` was given, the answer made `made`. Never raises: a
+    command whose memory cannot be written still answered."""
+    path = _path() if enabled(game) else None
+    if path is None:
+        return
+    line = {"id": os.urandom(6).hex(), "key": _key(name, game), "given": game.encode(state),
+            "made": game.encode(made), "parent": parent, "time": round(time.time(), 3)}
+    with contextlib.suppress(OSError):
+        descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(descriptor, json.dumps(line).encode() + b"\n")  # one write: whole lines
+            if os.fstat(descriptor).st_size > KEEP_BYTES:
+                _cut(path)
+        finally:
+            os.close(descriptor)
+
+
+def _cut(path: Path) -> None:
+    """Rewrite the file with its newest half (the newest lines are the ones used)."""
+    with path.open("rb+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return  # another command is cutting it
+        data = handle.read()
+        if len(data) <= KEEP_BYTES:
+            return
+        kept = data[len(data) - KEEP_BYTES // 2:].partition(b"\n")[2]
+        spare = path.with_name(f"{FILE_NAME}.{os.getpid()}")
+        spare.write_bytes(kept)
+        os.chmod(spare, 0o600)
+        os.replace(spare, path)
+
+
+def history_for_pipe(history: tuple[str, ...]) -> bytes:
+    """The history as one JSON line for an engine child's stdin, its newest positions kept
+    under HISTORY_BYTES so that the write never waits for the child to read."""
+    kept = list(history)
+    while kept and sum(len(text) + 4 for text in kept) > HISTORY_BYTES:
+        kept = kept[len(kept) // 4 or 1:]
+    return json.dumps(kept).encode() + b"\n"

@@ -1,0 +1,181 @@
+"""The course command's memory of the game it plays (`aviary.course.memory`): a move's line
+links to its own game's previous move, games side by side keep apart, the engine
+searches with the recalled positions (in a child and in the warm server), and a
+repetition it would have walked into is avoided.
+
+The positions are from a match in which the command, told only each position, shuffled
+the elephant game's foxes through the same four positions for 500 plies (issue 27).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from aviary.course import memory
+from aviary.games import registry
+from aviary.search.clock import Limit
+
+# the cycle: the foxes (f) to move, then the position after each side's move
+CYCLE = ["f ##...####...##......E..FF...EG..GG.##GGG####GGG##",
+         "g ##...####...##..F...E...F...EG..GG.##GGG####GGG##",
+         "f ##...####...##..F.......F..EEG..GG.##GGG####GGG##",
+         "g ##...####...##.........FF..EEG..GG.##GGG####GGG##"]
+GAME = registry.make("foxgeese", variant="elephants")
+
+
+def position(text: str):
+    return GAME.decode(text)
+
+
+def course_text(state) -> str:
+    return f"{GAME.label(state)} {GAME.format(state)}"
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    directory = tmp_path / "aviary"
+    monkeypatch.setenv("AVIARY_WARM_DIR", str(directory))
+    monkeypatch.delenv("AVIARY_NO_MEMORY", raising=False)
+    return directory
+
+
+def reply(state, index: int = 0):
+    """The opponent's `index`-th answer to the position our move made."""
+    return list(GAME.successors(state).values())[index]
+
+
+def test_a_move_follows_its_own_games_last_answer_and_games_keep_apart(folder):
+    first = position(CYCLE[0])
+    made = position(CYCLE[1])
+    assert memory.recall("foxgeese", GAME, first) == memory.Recall()  # nothing yet
+    memory.remember("foxgeese", GAME, first, made, None)
+
+    # another game beside it, same settings: its lines never join this game's
+    other = GAME.start()
+    other_made = reply(other)
+    memory.remember("foxgeese", GAME, other, other_made, None)
+
+    second = position(CYCLE[2])  # the geese's answer to `made`
+    recalled = memory.recall("foxgeese", GAME, second)
+    assert [course_text(position(text)) for text in recalled.history] == CYCLE[:2]
+    assert recalled.parent is not None
+    memory.remember("foxgeese", GAME, second, position(CYCLE[3]), recalled.parent)
+
+    again = memory.recall("foxgeese", GAME, position(CYCLE[0]))  # back where it began
+    assert [course_text(position(text)) for text in again.history] == CYCLE
+    beside = memory.recall("foxgeese", GAME, reply(other_made))
+    assert [course_text(position(text)) for text in beside.history] == [
+        course_text(other), course_text(other_made)]
+
+    # a position no answer leads to, or the same board in another variant: no history
+    assert memory.recall("foxgeese", GAME, GAME.start()).history == ()
+    classic = registry.make("foxgeese", variant="classic")
+    assert memory.recall("foxgeese", classic, classic.start()).history == ()
+    assert (folder / memory.FILE_NAME).stat().st_mode & 0o777 == 0o600
+
+
+def test_old_lines_are_not_recalled(folder):
+    memory.remember("foxgeese", GAME, position(CYCLE[0]), position(CYCLE[1]), None)
+    path = folder / memory.FILE_NAME
+    line = json.loads(path.read_text())
+    line["time"] = time.time() - memory.MAX_AGE_SECONDS - 1
+    path.write_text(json.dumps(line) + "\n")
+    assert memory.recall("foxgeese", GAME, position(CYCLE[2])) == memory.Recall()
+
+
+def test_the_file_is_cut_back_to_its_newest_lines(folder, monkeypatch):
+    monkeypatch.setattr(memory, "KEEP_BYTES", 4000)
+    state, parent = position(CYCLE[0]), None
+    for _ in range(60):  # a long game: every line links to the one before
+        made = reply(state)
+        memory.remember("foxgeese", GAME, state, made, parent)
+        state = reply(made, -1)
+        parent = memory.recall("foxgeese", GAME, state).parent
+        assert parent is not None
+    size = (folder / memory.FILE_NAME).stat().st_size
+    assert size <= 4000
+    lines = (folder / memory.FILE_NAME).read_text().splitlines()
+    assert all(json.loads(line) for line in lines)  # whole lines only
+    recalled = memory.recall("foxgeese", GAME, state)
+    assert len(recalled.history) == 2 * len(lines)  # back to the oldest line kept
+
+
+def test_no_memory_when_turned_off_or_for_a_chance_game(folder, monkeypatch):
+    nondet = registry.make("ijk", mode="nondet")
+    assert not memory.enabled(nondet)
+    assert memory.enabled(registry.make("ijk", mode="det"))
+    monkeypatch.setenv("AVIARY_NO_MEMORY", "1")
+    memory.remember("foxgeese", GAME, position(CYCLE[0]), position(CYCLE[1]), None)
+    assert not (folder / memory.FILE_NAME).exists()
+
+
+def test_a_bad_folder_leaves_the_command_without_memory(tmp_path, monkeypatch):
+    monkeypatch.setenv("AVIARY_WARM_DIR", str(tmp_path / "missing" / "deeper"))
+    memory.remember("foxgeese", GAME, position(CYCLE[0]), position(CYCLE[1]), None)
+    assert memory.recall("foxgeese", GAME, position(CYCLE[2])) == memory.Recall()
+
+
+def test_the_recalled_history_turns_the_engine_from_the_repetition():
+    """At a fixed node budget, each search in a new thread (its own transposition table):
+    told the game so far, the foxes' search no longer answers the cycle's next position,
+    as it does without it (depth 12 both)."""
+    spec = registry.spec("foxgeese")
+    engine = spec.engine(spec.main_engine, GAME)
+    start, repeat = position(CYCLE[0]), GAME.format(position(CYCLE[1]))
+    chosen: dict[str, str] = {}
+
+    def search(name: str, history: list) -> None:
+        report = list(engine.think(start, Limit(nodes=700_000), history=history))[-1]
+        chosen[name] = GAME.answer(start, report.move)
+
+    for name, history in (("without", []), ("with", [position(text) for text in CYCLE])):
+        thread = threading.Thread(target=search, args=(name, history))
+        thread.start()
+        thread.join()
+    assert chosen["without"] == repeat
+    assert chosen["with"] != repeat
+
+
+def course(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "aviary", "foxgeese", *args], env=env,
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["engine child", "warm server"])
+def test_course_commands_link_their_moves_and_the_engine_searches_with_them(tmp_path, warm):
+    folder = tmp_path / "aviary"
+    env = dict(os.environ, AVIARY_WARM_DIR=str(folder))
+    env.pop("AVIARY_NO_MEMORY", None)
+    env.pop("AVIARY_NO_WARM", None)
+    if not warm:
+        env["AVIARY_NO_WARM"] = "1"
+    else:
+        started = subprocess.run([sys.executable, "-m", "aviary", "warm", "start"], env=env,
+                                 capture_output=True, text=True, timeout=300)
+        assert started.returncode == 0, started.stderr
+    try:
+        # the first two moves of the cycle, as the foxes' course command answers them
+        first = course("f", CYCLE[0].split()[1], "2", "--variant", "elephants", env=env)
+        assert first.returncode == 0, first.stderr
+        answer = position("g " + first.stdout.split()[-1])
+        second_state = reply(answer)
+        second = course("f", GAME.format(second_state), "2", "--variant", "elephants", env=env)
+        assert second.returncode == 0, second.stderr
+        lines = [json.loads(line) for line in (folder / memory.FILE_NAME).read_text()
+                 .splitlines()]
+        assert [line["parent"] for line in lines] == [None, lines[0]["id"]]
+        # the engine searched with the first move's two positions
+        assert second.stderr.strip().splitlines()[-1].startswith("engine (")
+        assert second.stderr.strip().splitlines()[-1].endswith(", history 2)")
+        assert first.stderr.strip().splitlines()[-1].endswith(", history 0)")
+    finally:
+        if warm:
+            subprocess.run([sys.executable, "-m", "aviary", "warm", "stop"], env=env,
+                           capture_output=True, timeout=60)
