@@ -201,6 +201,27 @@ def test_a_sitting_says_whether_the_games_slow_tables_were_built(match, tmp_path
     assert "warmup --deep" not in benchmarks_page([read_export(path)])
 
 
+def test_the_page_names_the_machines_a_figure_was_played_on(match, tmp_path):
+    """Sittings on hosts that differ only in their kernel's build are one machine to a
+    reader; sittings on different processors are each named."""
+    _, out, _ = match
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    lines[0]["config"]["players"] = lines[0]["config"]["players"][:2]
+    two = [lines[0]] + [g for g in lines[1:] if {g["first"], g["second"]} == {"fast", "budget"}]
+    sitting = two[0]["sittings"][0]
+    here = dict(sitting["machine"], processor="Test CPU", cores=2, python="3.11.7")
+    path = tmp_path / "machines.jsonl"
+    for other, says in (({"system": "Linux-other-kernel-build"},
+                         "- machine: Test CPU, 2 cores, Python 3.11.7\n"),
+                        ({"processor": "Other CPU", "cores": 16},
+                         "- machine: Other CPU, 16 cores, Python 3.11.7; "
+                         "Test CPU, 2 cores, Python 3.11.7\n")):
+        two[0]["sittings"] = [dict(sitting, machine=here),
+                              dict(sitting, machine=dict(here, **other))]
+        path.write_text("\n".join(json.dumps(line) for line in two) + "\n")
+        assert says in benchmarks_page([read_export(path)])
+
+
 def test_the_fingerprint_takes_in_the_code_of_the_players_that_are_not_the_game():
     """A figure against OpenSpiel's MCTS goes stale when its player changes; one between
     two of the game's own engines does not carry the course runner or OpenSpiel."""

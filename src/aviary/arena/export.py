@@ -159,8 +159,7 @@ def _figure(match: Match) -> dict[str, Any]:
     sittings = match.header.get("sittings") or [{}]
     dates = sorted(g.finished for g in games if g.finished)
     commits = sorted({s.get("commit", "") for s in sittings if s.get("commit")})
-    machines = {json.dumps(s.get("machine"), sort_keys=True) for s in sittings if s.get("machine")}
-    machine = json.loads(next(iter(machines))) if len(machines) == 1 else None
+    machines = sorted({_machine_text(s["machine"]) for s in sittings if s.get("machine")})
     labels = config.make_game().labels
     by_side = {}
     for side, label in enumerate(labels):
@@ -175,8 +174,7 @@ def _figure(match: Match) -> dict[str, Any]:
         "losses": scores.count(0.0), "games": len(games),
         "score": statistics.fmean(scores) if scores else math.nan,
         "plies": sorted(g.plies for g in games), "loads": loads,
-        "dates": dates, "commits": commits, "machine": machine,
-        "machines": len(machines), "sittings": len(sittings),
+        "dates": dates, "commits": commits, "machines": machines, "sittings": len(sittings),
         "jobs": sorted({s.get("jobs") for s in sittings if s.get("jobs")}),
         "sides": {name: _side_stats(match, name) for name in (first, second)},
         "reasons": Counter(g.reason for g in games), "status": _status(match),
@@ -214,10 +212,9 @@ def _sides_text(figure: dict[str, Any]) -> str:
                      for label, side in figure["by_side"].items() if side is not None) or "-"
 
 
-def _machine_text(figure: dict[str, Any]) -> str:
-    machine = figure["machine"]
-    if machine is None:
-        return f"{figure['machines']} machines" if figure["machines"] else "unknown"
+def _machine_text(machine: dict[str, Any]) -> str:
+    """What a sitting ran on, as a reader compares machines: processor, cores, Python (two
+    sittings on hosts that differ only in their kernel's build read as one machine)."""
     return f"{machine['processor']}, {machine['cores']} cores, Python {machine['python']}"
 
 
@@ -294,7 +291,7 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
             f"- played: {_date_range(figure['dates'])} in {figure['sittings']} sitting(s), "
             f"{', '.join(str(j) for j in figure['jobs']) or '?'} game(s) at once; "
             f"load {_load_text(figure)}",
-            f"- machine: {_machine_text(figure)}",
+            f"- machine: {'; '.join(figure['machines']) or 'unknown'}",
             *_deep_tables_lines(sittings),
             f"- commit: {', '.join(figure['commits']) or 'unknown'}; code: {figure['status']}",
             f"- record: [{match.path.name}]({_relative(match.path, page_folder)})",
