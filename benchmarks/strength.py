@@ -8,7 +8,7 @@ exported and shown with one short command. The record of a figure is its export,
 continued later: `run` resumes the database, or rebuilds it from the committed export
 first (`aviary arena import`) when the database is not on this machine.
 
-    python benchmarks/strength.py list
+    python benchmarks/strength.py list                 # each figure: games played, code, hours left
     python benchmarks/strength.py run pikachu-n8-1s    # play or continue, then export
     python benchmarks/strength.py page                 # docs/benchmarks.md + the README table
 
@@ -19,10 +19,13 @@ clock as the engine; time odds give the engine a tenth of the opponent's time.
 from __future__ import annotations
 
 import argparse
+import statistics
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from aviary.arena.export import read_export, status
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -150,6 +153,25 @@ def _play(figure: Figure, db: Path, export: Path, jobs: int) -> None:
               "--jobs", str(jobs), "--title", figure.title, "--db", str(db), *figure.players)
 
 
+def progress(figure: Figure) -> str:
+    """How far the figure's committed record is: games played of its total, whether the
+    code it measured is today's, and about how long the rest takes at the figure's games
+    at once (from the record's own mean game: its moves' wall times). A stale record is
+    measured again from the start (delete its export and database, then `run`)."""
+    export = RESULTS / f"{figure.id}.jsonl"
+    if not export.exists():
+        return "not played"
+    match = read_export(export)
+    played, code = len(match.games), status(match).partition(":")[0]
+    said = f"{played}/{figure.games} games, {code}"
+    left = figure.games - played if code == "current" else figure.games
+    if played and left:
+        minutes = statistics.fmean(sum(move[3] for move in game["moves"]) / 60
+                                   for game in match.games)
+        said += f", about {left * minutes / figure.jobs / 60:.1f} h to play"
+    return said
+
+
 def page() -> None:
     exports = sorted(str(path) for path in RESULTS.glob("*.jsonl"))
     arena("page", *exports, "--out", str(ROOT / "docs" / "benchmarks.md"),
@@ -168,7 +190,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.command == "list":
         for figure in FIGURES:
-            print(f"{figure.id:30} {figure.title}")
+            print(f"{figure.id:32} {progress(figure):40} {figure.title}")
     elif args.command == "run":
         try:
             for figure_id in args.ids:

@@ -1,6 +1,9 @@
 """docs/benchmarks.md and the README's summary table are what the committed exports give
 today: a stale figure (its code changed) shows as stale until it is measured again."""
 
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 from aviary.arena.export import (
@@ -35,3 +38,19 @@ def test_every_export_is_a_two_player_match_with_its_provenance():
         sittings = match.header["sittings"]
         assert sittings and all(s["commit"] and s["machine"]["cores"] for s in sittings)
         assert all(game["code"] and game["finished"] for game in match.games)
+
+
+def test_the_figures_list_says_how_far_each_record_is():
+    """`strength.py list` names every figure with its record's state: the games played of
+    its total and whether the code it measured is today's (or "not played")."""
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "strength.py"), "list"],
+                            capture_output=True, text=True, timeout=120, check=True)
+    lines = result.stdout.splitlines()
+    recorded = {path.stem for path in EXPORTS}
+    assert len(lines) > len(recorded)
+    for line in lines:
+        figure = line.split()[0]
+        if figure in recorded:
+            assert re.search(r"\d+/\d+ games, (current|stale)", line), line
+        else:
+            assert "not played" in line, line

@@ -133,8 +133,8 @@ def _side_stats(match: Match, name: str) -> dict[str, Any]:
             "fallbacks": sum(1 for move in moves if "fallback" in (move[6] or "").lower())}
 
 
-def _status(match: Match) -> str:
-    """Whether the code a match measured is still the code here."""
+def status(match: Match) -> str:
+    """Whether the code a match measured is still the code here: "current" or "stale: why"."""
     config = match.config
     codes = {game.get("code") for game in match.games}
     try:
@@ -177,7 +177,7 @@ def _figure(match: Match) -> dict[str, Any]:
         "dates": dates, "commits": commits, "machines": machines, "sittings": len(sittings),
         "jobs": sorted({s.get("jobs") for s in sittings if s.get("jobs")}),
         "sides": {name: _side_stats(match, name) for name in (first, second)},
-        "reasons": Counter(g.reason for g in games), "status": _status(match),
+        "reasons": Counter(g.reason for g in games), "status": status(match),
     }
 
 
