@@ -190,7 +190,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.command == "list":
         for figure in FIGURES:
-            print(f"{figure.id:32} {progress(figure):40} {figure.title}")
+            print(f"{figure.id:32} {progress(figure):44} {figure.title}")
     elif args.command == "run":
         try:
             for figure_id in args.ids:
