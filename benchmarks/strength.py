@@ -136,7 +136,24 @@ def run(figure: Figure, jobs: int | None) -> None:
         if db.exists():
             arena("export", str(db), "--out", str(export), "--force")
         raise
+    finally:
+        _check_warm_server(figure)
     arena("export", str(db), "--out", str(export), "--force")
+
+
+def _check_warm_server(figure: Figure) -> None:
+    """Say so when a figure's warm server is gone by the match's end. The arena's programs
+    may not start one (it would outlive their move), and a server stops when aviary's
+    files change on disk, so an edit during the match leaves every later move to the
+    command's own engine child: not what the figure's title says."""
+    if figure.setup[1:3] != ("warm", "start"):
+        return
+    status = subprocess.run([*figure.setup[:2], "status"], cwd=ROOT, capture_output=True,
+                            text=True)
+    if status.returncode != 0 or not status.stdout.lstrip().startswith("{"):
+        print(f"strength: warning: {figure.id}'s warm server was not running at the end "
+              "(stopped by an edit of aviary's files?); moves since then were answered "
+              "without it", file=sys.stderr)
 
 
 def _play(figure: Figure, db: Path, export: Path, jobs: int) -> None:

@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -227,7 +228,12 @@ def test_the_fingerprint_takes_in_the_code_of_the_players_that_are_not_the_game(
     two of the game's own engines does not carry the course runner or OpenSpiel."""
     assert provenance.player_code(["aviary:engine?time=0.1", "aviary:textbook"]) == ()
     assert provenance.player_code(["aviary:mcts?time=10"]) == ("openspiel",)
-    assert "course/runner.py" in provenance.player_code(["python3 mine.py"])
+    # a program's figure covers every module of the course command (runner, warm server,
+    # memory of the game), so a change to any of them marks it stale
+    course = sorted((Path(provenance.__file__).parents[1] / "course").glob("*.py"))
+    assert len(course) >= 3
+    assert set(course) <= set(provenance.code_files("betsy", ("python3 mine.py",)))
+    assert not set(course) & set(provenance.code_files("betsy", ("aviary:engine",)))
     plain = provenance.code_fingerprint("betsy")
     assert provenance.code_fingerprint("betsy", ("aviary:engine", "aviary:textbook")) == plain
     assert provenance.code_fingerprint("betsy", ("aviary:engine", "aviary:mcts")) != plain

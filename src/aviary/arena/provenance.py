@@ -6,10 +6,11 @@ commit, the machine (processor, cores, Python) and the load. The fingerprint is 
 digest of the source files that decide how a game is played: the search core, the
 game protocol and generic engines (`games/*.py`), the game's own folder and the
 arena's move loop; with a program among the players (an `aviary` course command,
-say) also the course runner, the warm server and the sandbox; with a player for every
-game (OpenSpiel's MCTS) also that player's folder. It is computed from the installed
-package, so a figure can be checked against the code of today's checkout: equal means
-the code it measured is still the code here.
+say) also the course command's folder (its runner, warm server and memory of the
+game) and the sandbox; with a player for every game (OpenSpiel's MCTS) also that
+player's folder. It is computed from the installed package, so a figure can be
+checked against the code of today's checkout: equal means the code it measured is
+still the code here.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from aviary.games import registry
 _PACKAGE = Path(aviary.__file__).resolve().parent
 # Besides the game's own folder: what every game's play goes through.
 _SHARED = ("search", "games/*.py", "cache.py", "arena/referee.py", "arena/games.py")
-_PROGRAMS = ("course/runner.py", "course/warm_server.py", "arena/players.py", "arena/sandbox.py")
+_PROGRAMS = ("course", "arena/players.py", "arena/sandbox.py")
 
 
 def _game_folder(game: str) -> str:
@@ -56,19 +57,22 @@ def player_code(players: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(parts))
 
 
-@cache
-def code_fingerprint(game: str, players: tuple[str, ...] = ()) -> str:
-    """16 hex digits over every source file that decides how `game` is played by these
-    player specs (`player_code`: a program's runner, OpenSpiel's players)."""
-    digest = hashlib.sha256()
+def code_files(game: str, players: tuple[str, ...] = ()) -> list[Path]:
+    """Every source file that decides how `game` is played by these player specs."""
     files: set[Path] = set()
     for pattern in (*_SHARED, *player_code(players), _game_folder(game)):
-        found = _PACKAGE.glob(pattern)
-        for path in found:
+        for path in _PACKAGE.glob(pattern):
             files.update(path.rglob("*.py") if path.is_dir() else [path])
-    for path in sorted(files):
-        if "__pycache__" in path.parts or path.suffix != ".py":
-            continue
+    return sorted(path for path in files
+                  if "__pycache__" not in path.parts and path.suffix == ".py")
+
+
+@cache
+def code_fingerprint(game: str, players: tuple[str, ...] = ()) -> str:
+    """16 hex digits over `code_files`: the game's code and that of the players that are
+    not the game's (`player_code`: a program's course command, OpenSpiel's players)."""
+    digest = hashlib.sha256()
+    for path in code_files(game, players):
         digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -73,15 +73,7 @@ def _lines(path: Path) -> list[dict[str, Any]]:
         return []
     if size > READ_BYTES:
         data = data.partition(b"\n")[2]  # the first line read may be cut
-    lines = []
-    for raw in data.splitlines():
-        try:
-            line = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(line, dict):
-            lines.append(line)
-    return lines
+    return warm.json_objects(data.splitlines())
 
 
 def _key(name: str, game: Game[Any, Any]) -> str:

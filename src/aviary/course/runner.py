@@ -280,20 +280,12 @@ class _Lines:
 
     def feed(self, chunk: bytes) -> list[dict[str, Any]]:
         *lines, self.pending = (self.pending + chunk).split(b"\n")
-        messages = []
-        for line in lines:
-            try:
-                message = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(message, dict):
-                messages.append(message)
-        return messages
+        return warm.json_objects(lines)
 
 
 def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name: str,
-          game: Game[Any, Any], state: Any, deadline: float, answers: Answers,
-          history: tuple[str, ...] = ()) -> None:
+          game: Game[Any, Any], state: Any, legal: dict[str, Any], deadline: float,
+          answers: Answers, history: tuple[str, ...]) -> None:
     """Pass on the engine's and, until the engine's first answer, the fallback's legal
     answers until the deadline; then close both.
 
@@ -302,9 +294,8 @@ def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name
     replaced by an engine child of our own; an engine child that dies leaves the
     fallback. A forced win found by the fallback, or an engine search that ends by
     itself, ends the command at once. `history`: the game's earlier positions, for an
-    engine child started in place of a server.
+    engine child started in place of a server; `legal`: the legal answers' texts.
     """
-    legal = game.answers(state)
     sources: dict[int, tuple[Any, _Lines]] = {engine.fd: (engine, _Lines())}
     if fallback is not None:
         sources[fallback.fd] = (fallback, _Lines())
@@ -331,7 +322,7 @@ def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name
                         if message.get("answer") in legal:
                             answers.give(message["answer"], "engine (depth {depth}, score "
                                          "{score}, nodes {nodes}, history {history})"
-                                         .format_map({"history": 0, **message}))
+                                         .format_map(message))
                             if TRACE:
                                 print(f"engine answer at {process_age():.3f} s",
                                       file=sys.stderr, flush=True)
@@ -393,12 +384,14 @@ def run(name: str, argv: list[str]) -> int:
     elif connection is not None:
         connection.close()
     answers = Answers()
+    legal: dict[str, Any] = {}  # answer text -> move, once the quick answer is out
     recalled = memory.Recall()
     try:
         spec = registry.spec(name)
         quick = registry.load(spec.quick) if spec.quick else None
         first = quick(state) if quick is not None else game.legal_moves(state)[0]
         answers.give(game.answer(state, first), "fallback (quick move)")
+        legal = game.answers(state)
         recalled = memory.recall(name, game, state)  # while an engine child loads numba
         if engine is not None:
             engine.start(recalled.history)
@@ -409,13 +402,14 @@ def run(name: str, argv: list[str]) -> int:
         if engine is not None:
             fallback = (FallbackChild(game, state, registry.load(spec.evaluation), deadline)
                         if spec.evaluation else None)
-            relay(engine, fallback, name, game, state, deadline, answers, recalled.history)
+            relay(engine, fallback, name, game, state, legal, deadline, answers,
+                  recalled.history)
             engine = None
     finally:
         if engine is not None:
             engine.close()
         print(answers.source, file=sys.stderr, flush=True)
-    move = game.answers(state).get(answers.last or "")
+    move = legal.get(answers.last or "")
     if move is not None:
         memory.remember(name, game, state, game.play(state, move), recalled.parent)
     if start_warm is not None:

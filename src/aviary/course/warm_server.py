@@ -41,7 +41,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -199,7 +199,21 @@ def _lines(connection: socket.socket) -> Iterator[str]:
         yield from (line.decode(errors="replace") for line in lines)
 
 
-def engine_line(report: Any, history: int = 0) -> bytes:
+def json_objects(lines: Iterable[bytes | str]) -> list[dict[str, Any]]:
+    """The lines that are JSON objects, decoded; anything else (a cut or foreign line) is
+    skipped. The engine child's and the server's answers and the memory file's lines."""
+    objects = []
+    for line in lines:
+        try:
+            found = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(found, dict):
+            objects.append(found)
+    return objects
+
+
+def engine_line(report: Any, history: int) -> bytes:
     """One engine answer as the engine child and the warm server send it: a JSON line
     (`history`: how many earlier positions of the game the search knew)."""
     mate = report.mate_in
