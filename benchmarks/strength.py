@@ -10,6 +10,7 @@ first (`aviary arena import`) when the database is not on this machine.
 
     python benchmarks/strength.py list                 # each figure: games played, code, hours left
     python benchmarks/strength.py run pikachu-n8-1s    # play or continue, then export
+    python benchmarks/strength.py run --again ID       # a stale figure: from the start
     python benchmarks/strength.py page                 # docs/benchmarks.md + the README table
 
 The opponent is the textbook player (`aviary:textbook`), which deepens to the same
@@ -170,6 +171,12 @@ def _play(figure: Figure, db: Path, export: Path, jobs: int) -> None:
               "--jobs", str(jobs), "--title", figure.title, "--db", str(db), *figure.players)
 
 
+def current(figure: Figure) -> bool:
+    """Whether the figure's committed record (if any) measured today's code."""
+    export = RESULTS / f"{figure.id}.jsonl"
+    return not export.exists() or status(read_export(export)) == "current"
+
+
 def progress(figure: Figure) -> str:
     """How far the figure's committed record is: games played of its total, whether the
     code it measured is today's, and about how long the rest takes at the figure's games
@@ -203,14 +210,26 @@ def main() -> int:
     played.add_argument("ids", nargs="+", choices=sorted(BY_ID), metavar="ID")
     played.add_argument("--jobs", type=int, help="games at once (default: the figure's, "
                         "1 for the engine's matches, 2 for the course command's)")
+    played.add_argument("--again", action="store_true",
+                        help="measure from the start: delete the figure's database and "
+                        "record first (the committed record stays in git's history)")
     commands.add_parser("page", help="regenerate docs/benchmarks.md and the README table")
     args = parser.parse_args()
     if args.command == "list":
         for figure in FIGURES:
             print(f"{figure.id:32} {progress(figure):44} {figure.title}")
     elif args.command == "run":
+        stale = [figure_id for figure_id in args.ids if not current(BY_ID[figure_id])]
+        if stale and not args.again:
+            print(f"strength: the record of {', '.join(stale)} is stale (the code it measured "
+                  "has changed); continuing it would mix two codes in one figure: `run "
+                  "--again` measures it from the start", file=sys.stderr)
+            return 2
         try:
             for figure_id in args.ids:
+                if args.again:
+                    for path in (DATABASES / f"{figure_id}.sqlite", RESULTS / f"{figure_id}.jsonl"):
+                        path.unlink(missing_ok=True)
                 run(BY_ID[figure_id], args.jobs)
         except (KeyboardInterrupt, subprocess.CalledProcessError):
             page()

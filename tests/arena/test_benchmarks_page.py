@@ -1,6 +1,7 @@
 """docs/benchmarks.md and the README's summary table are what the committed exports give
 today: a stale figure (its code changed) shows as stale until it is measured again."""
 
+import json
 import re
 import subprocess
 import sys
@@ -54,3 +55,24 @@ def test_the_figures_list_says_how_far_each_record_is():
             assert re.search(r"\d+/\d+ games, (current|stale)", line), line
         else:
             assert "not played" in line, line
+
+
+def test_a_stale_record_is_measured_again_from_the_start_not_continued(tmp_path):
+    """`run` on a figure whose record measured other code refuses (one figure, one code)
+    and names `run --again`; the record is left as it was."""
+    script = tmp_path / "benchmarks" / "strength.py"
+    script.parent.mkdir()
+    script.write_bytes((ROOT / "benchmarks" / "strength.py").read_bytes())
+    (tmp_path / "benchmarks" / "results").mkdir()
+    record = ROOT / "benchmarks" / "results" / "betsy-orthogonal-1s.jsonl"
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    for game in lines[1:]:
+        game["code"] = "0" * 16  # as if played by other code
+    stale = tmp_path / "benchmarks" / "results" / record.name
+    stale.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    before = stale.read_text()
+    result = subprocess.run([sys.executable, str(script), "run", "betsy-orthogonal-1s"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert "betsy-orthogonal-1s is stale" in result.stderr and "--again" in result.stderr
+    assert stale.read_text() == before and not (stale.parent / "db").exists()
