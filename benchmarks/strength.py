@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aviary.arena.export import read_export, status
+from aviary.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -123,10 +124,15 @@ def arena(*words: str) -> None:
     subprocess.run([*AVIARY, *words], check=True, cwd=ROOT)  # players' paths are the checkout's
 
 
+def record_paths(figure: Figure) -> tuple[Path, Path]:
+    """The figure's working database (not committed) and its record, the export."""
+    return DATABASES / f"{figure.id}.sqlite", RESULTS / f"{figure.id}.jsonl"
+
+
 def run(figure: Figure, jobs: int | None) -> None:
     """Play or continue the figure's match, then export it; a match stopped with Ctrl-C is
     exported too (its finished games are the record; `run` again continues it)."""
-    db, export = DATABASES / f"{figure.id}.sqlite", RESULTS / f"{figure.id}.jsonl"
+    db, export = record_paths(figure)
     DATABASES.mkdir(parents=True, exist_ok=True)
     if figure.setup:
         # a failed set-up (no warm server) would measure another setting than the title says
@@ -149,9 +155,9 @@ def _check_warm_server(figure: Figure) -> None:
     command's own engine child: not what the figure's title says."""
     if figure.setup[1:3] != ("warm", "start"):
         return
-    status = subprocess.run([*figure.setup[:2], "status"], cwd=ROOT, capture_output=True,
+    server = subprocess.run([*figure.setup[:2], "status"], cwd=ROOT, capture_output=True,
                             text=True)
-    if status.returncode != 0 or not status.stdout.lstrip().startswith("{"):
+    if server.returncode != 0 or not server.stdout.lstrip().startswith("{"):
         print(f"strength: warning: {figure.id}'s warm server was not running at the end "
               "(stopped by an edit of aviary's files?); moves since then were answered "
               "without it", file=sys.stderr)
@@ -173,7 +179,7 @@ def _play(figure: Figure, db: Path, export: Path, jobs: int) -> None:
 
 def current(figure: Figure) -> bool:
     """Whether the figure's committed record (if any) measured today's code."""
-    export = RESULTS / f"{figure.id}.jsonl"
+    export = record_paths(figure)[1]
     return not export.exists() or status(read_export(export)) == "current"
 
 
@@ -181,8 +187,8 @@ def progress(figure: Figure) -> str:
     """How far the figure's committed record is: games played of its total, whether the
     code it measured is today's, and about how long the rest takes at the figure's games
     at once (from the record's own mean game: its moves' wall times). A stale record is
-    measured again from the start (delete its export and database, then `run`)."""
-    export = RESULTS / f"{figure.id}.jsonl"
+    measured again from the start (`run --again`)."""
+    export = record_paths(figure)[1]
     if not export.exists():
         return "not played"
     match = read_export(export)
@@ -228,7 +234,7 @@ def main() -> int:
         try:
             for figure_id in args.ids:
                 if args.again:
-                    for path in (DATABASES / f"{figure_id}.sqlite", RESULTS / f"{figure_id}.jsonl"):
+                    for path in record_paths(BY_ID[figure_id]):
                         path.unlink(missing_ok=True)
                 run(BY_ID[figure_id], args.jobs)
         except (KeyboardInterrupt, subprocess.CalledProcessError):
@@ -243,4 +249,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except UsageError as error:  # a record that is not an arena export: one line, exit 2
+        print(f"strength: {error}", file=sys.stderr)
+        sys.exit(2)

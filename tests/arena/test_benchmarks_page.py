@@ -76,3 +76,16 @@ def test_a_stale_record_is_measured_again_from_the_start_not_continued(tmp_path)
     assert result.returncode == 2
     assert "betsy-orthogonal-1s is stale" in result.stderr and "--again" in result.stderr
     assert stale.read_text() == before and not (stale.parent / "db").exists()
+
+
+def test_a_record_that_is_not_an_export_is_one_line_and_exit_2(tmp_path):
+    script = tmp_path / "benchmarks" / "strength.py"
+    (tmp_path / "benchmarks" / "results").mkdir(parents=True)
+    script.write_bytes((ROOT / "benchmarks" / "strength.py").read_bytes())
+    (tmp_path / "benchmarks" / "results" / "pikachu-n8-1s.jsonl").write_text("garbage\n")
+    for words in (["list"], ["run", "pikachu-n8-1s"]):
+        result = subprocess.run([sys.executable, str(script), *words], capture_output=True,
+                                text=True, timeout=120)
+        assert result.returncode == 2
+        assert result.stderr.count("\n") == 1 and "not a readable arena export" in result.stderr
+        assert "Traceback" not in result.stderr
