@@ -78,6 +78,24 @@ def test_a_stale_record_is_measured_again_from_the_start_not_continued(tmp_path)
     assert stale.read_text() == before and not (stale.parent / "db").exists()
 
 
+def test_a_record_without_games_is_current_and_continued(tmp_path):
+    """A sitting stopped before its first game ended leaves an export with no game: it
+    measured no code, so it is current (`run` continues it), not stale."""
+    script = tmp_path / "benchmarks" / "strength.py"
+    (tmp_path / "benchmarks" / "results").mkdir(parents=True)
+    script.write_bytes((ROOT / "benchmarks" / "strength.py").read_bytes())
+    header = (ROOT / "benchmarks" / "results" / "betsy-orthogonal-1s.jsonl").read_text()
+    empty = tmp_path / "benchmarks" / "results" / "betsy-orthogonal-1s.jsonl"
+    empty.write_text(header.splitlines()[0] + "\n")
+    result = subprocess.run([sys.executable, str(script), "list"], capture_output=True,
+                            text=True, timeout=120, check=True)
+    line = next(line for line in result.stdout.splitlines()
+                if line.startswith("betsy-orthogonal-1s "))
+    assert "0/40 games, current" in line, line
+    page = benchmarks_page(two_player_matches([empty]), tmp_path)
+    assert "| no game yet |" in page and "| current |" in page and "stale:" not in page
+
+
 def test_a_record_that_is_not_an_export_is_one_line_and_exit_2(tmp_path):
     script = tmp_path / "benchmarks" / "strength.py"
     (tmp_path / "benchmarks" / "results").mkdir(parents=True)

@@ -134,9 +134,13 @@ def _side_stats(match: Match, name: str) -> dict[str, Any]:
 
 
 def status(match: Match) -> str:
-    """Whether the code a match measured is still the code here: "current" or "stale: why"."""
+    """Whether the code a match measured is still the code here: "current" or "stale: why".
+    A match with no game yet (a sitting stopped in its first games) measured no code: it is
+    current, and continues."""
     config = match.config
     codes = {game.get("code") for game in match.games}
+    if not codes:
+        return "current"
     try:
         now = provenance.code_fingerprint(config.game, config.player_specs)
     except Exception:  # a game no longer registered
