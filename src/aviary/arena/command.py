@@ -81,6 +81,10 @@ def _parser() -> ArgumentParser:
     run.add_argument("--opening-plies", type=int, default=4,
                      help="random legal plies from the start that make each opening (4)")
     run.add_argument("--seed", type=int, default=1, help="seed of the shared openings")
+    run.add_argument("--openings", type=Path, metavar="FILE",
+                     help="start positions, one a line as the records store them (PLAYER "
+                          "BOARD ...): round r starts from line r, in turn; in place of "
+                          "--opening-plies and --seed")
     run.add_argument("--memory", type=int, default=2048,
                      help="address-space limit per move in MB; 0 = none (2048)")
     run.add_argument("--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
@@ -173,13 +177,16 @@ def _config(a: argparse.Namespace) -> Config:
             raise UsageError(f"{name} must be at least 1, got {value}")
     if a.opening_plies < 0 or a.memory < 0:
         raise UsageError("--opening-plies and --memory must not be negative")
-    _check_openings(game, a.opening_plies, a.seed)
+    openings = _read_openings(game, a.openings) if a.openings is not None else ()
+    if not openings:
+        _check_openings(game, a.opening_plies, a.seed)
     return Config(
         game=a.game, players=specs, seconds=a.time, games=games,
         game_options=dict(game.settings),
         mode=a.mode, grace=a.grace, max_plies=a.max_plies,
         opening_plies=a.opening_plies, seed=a.seed,
         memory_mb=a.memory or None, sprt=_sprt(a.sprt, len(specs)), title=a.title,
+        openings=openings,
     )
 
 
@@ -192,6 +199,33 @@ def _options(pairs: list[str], n: str | None) -> dict[str, str]:
     if n is not None:
         options["n"] = n
     return options
+
+
+def _read_openings(game: Game, path: Path) -> tuple[str, ...]:
+    """The positions of an `--openings` file, each checked: one a line (blank lines and
+    `#` comments aside), as `Game.encode` writes it; a position the game cannot read, or
+    one whose game is over, is one line naming the file and line."""
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "not a text file"
+        raise UsageError(f"--openings {path}: {reason}") from None
+    openings = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            state = game.decode(line)
+        except (ValueError, IndexError, KeyError, OptionError, UsageError) as error:
+            raise UsageError(f"--openings {path} line {number}: not a {game.name} position "
+                             f"({error or 'PLAYER BOARD expected'})") from None
+        if game.outcome(state) is not None:
+            raise UsageError(f"--openings {path} line {number}: the game is already over")
+        openings.append(game.encode(state))
+    if not openings:
+        raise UsageError(f"--openings {path}: no position in it")
+    return tuple(openings)
 
 
 def _check_openings(game: Game, plies: int, seed: int) -> None:

@@ -267,8 +267,8 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
             f"## {_title(match, figure)}",
             "",
             f"- game: `{config.game}` {_options(config)}; {config.seconds:g} s a move unless a "
-            f"player has its own `time=`; openings: {config.opening_plies} random plies, "
-            f"seed {config.seed}; draw after {config.max_plies} plies",
+            f"player has its own `time=`; openings: {_openings_text(config)}; "
+            f"draw after {config.max_plies} plies",
             "- players: " + "; ".join(_player_settings(config)),
             f"- result for {figure['first']}: {_score_text(figure)}, pairs scoring "
             f"0/0.5/1/1.5/2 of 2: {figure['counts']}; Elo {estimate} "
@@ -304,6 +304,13 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
     return "\n".join(lines) + "\n"
 
 
+def _openings_text(config: Config) -> str:
+    if config.openings:
+        return (f"{len(config.openings)} given positions (the record's `config.openings`, "
+                "one a line in the file `--openings` reads)")
+    return f"{config.opening_plies} random plies, seed {config.seed}"
+
+
 def _deep_tables_lines(sittings: list[dict[str, Any]]) -> list[str]:
     """Whether the game's `warmup --deep` tables were built, where the sittings say."""
     known = [s["deep_tables"] for s in sittings if s.get("deep_tables")]
@@ -325,9 +332,10 @@ def reproduce_command(config: Config, sittings: list[dict[str, Any]]) -> str:
     """The `aviary arena run` that plays this tournament again."""
     words = ["aviary arena run", f"--game {config.game}"]
     words += [f"--option {key}={value}" for key, value in sorted(config.game_options.items())]
-    words += [f"--time {config.seconds:g}", f"--games {config.games}",
-              f"--opening-plies {config.opening_plies}", f"--seed {config.seed}",
-              f"--max-plies {config.max_plies}"]
+    words += [f"--time {config.seconds:g}", f"--games {config.games}"]
+    words += (["--openings OPENINGS.txt"] if config.openings else
+              [f"--opening-plies {config.opening_plies}", f"--seed {config.seed}"])
+    words.append(f"--max-plies {config.max_plies}")
     if config.mode != "round-robin":
         words.append(f"--mode {config.mode}")
     if config.sprt is not None:

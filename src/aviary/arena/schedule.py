@@ -8,7 +8,8 @@ Games come in colour-swapped pairs from one opening: a pairing (A, B) plays
 A-B then B-A from the same position. Round r uses opening r for every
 pairing, so every pairing sees the same openings; an opening is `opening_plies`
 random legal moves from the start, drawn from a generator seeded by
-(seed, r).
+(seed, r), or, where the tournament was given its positions (`openings`, from
+`arena run --openings FILE`), position r of them, taken in turn.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class Config:
     memory_mb: int | None = 2048
     sprt: tuple[float, float, float, float] | None = None  # elo0, elo1, alpha, beta
     title: str = ""  # what the tournament measures, in words (shown on the benchmarks page)
+    openings: tuple[str, ...] = ()  # given start positions (encoded), in place of random ones
 
     @property
     def player_specs(self) -> tuple[str, ...]:
@@ -56,6 +58,7 @@ class Config:
         data["players"] = [PlayerSpec(**player) for player in data["players"]]
         if data.get("sprt") is not None:
             data["sprt"] = tuple(data["sprt"])
+        data["openings"] = tuple(data.get("openings") or ())
         return cls(**data)
 
     def make_game(self) -> Game:
@@ -93,7 +96,10 @@ def plan(config: Config) -> list[Slot]:
 
 
 def opening(game: Game, config: Config, round_number: int) -> str:
-    """The shared opening of a round, encoded."""
+    """The shared opening of a round, encoded: the given positions in turn, else a seeded
+    random walk from the start."""
+    if config.openings:
+        return config.openings[round_number % len(config.openings)]
     rng = random.Random(f"{config.seed}:{round_number}")
     return game.encode(game.opening(rng, config.opening_plies))
 
