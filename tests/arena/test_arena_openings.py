@@ -5,6 +5,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,7 @@ from aviary.arena.games import make_game
 from aviary.arena.players import PlayerSpec
 from aviary.arena.schedule import Config
 
+ROOT = Path(__file__).resolve().parents[2]
 GAME = make_game("pikachu", {"n": "7"})
 # two middle games of Pikachu n=7, as the records store positions (`Game.encode`)
 FIRST = "w .......wwwwwww..wwwwwwwb...bbb.bbb.bbbbbbb......."
@@ -78,3 +80,18 @@ def test_a_missing_openings_file_is_one_line_and_exit_2(tmp_path):
                    "--db", str(tmp_path / "t.sqlite"), "aviary:random", "aviary:random?seed=2")
     assert result.returncode == 2
     assert result.stderr.strip().endswith("none.txt: No such file or directory")
+
+
+def test_the_committed_fox_geese_positions_are_openings_the_arena_plays(tmp_path):
+    """benchmarks/positions/: test positions docs/games/foxgeese.md names, played as the
+    docs say (here two plies of each of the first pair's games)."""
+    book = ROOT / "benchmarks" / "positions" / "foxgeese-elephants-geese-draws.txt"
+    db = tmp_path / "t.sqlite"
+    result = arena("run", "--game", "foxgeese", "--option", "variant=elephants",
+                   "--openings", str(book), "--time", "0.5", "--games", "2", "--max-plies", "2",
+                   "--jobs", "1", "--db", str(db), "aviary:random", "aviary:random?seed=2")
+    assert result.returncode == 0, result.stderr
+    first = next(line for line in book.read_text().splitlines() if not line.startswith("#"))
+    with sqlite3.connect(db) as connection:
+        openings = [row[0] for row in connection.execute("SELECT opening FROM games")]
+    assert openings == [first, first]
