@@ -57,13 +57,19 @@ def test_the_figures_list_says_how_far_each_record_is():
             assert "not played" in line, line
 
 
+def strength_copy(tmp_path):
+    """benchmarks/strength.py copied into a folder of its own, with an empty
+    benchmarks/results beside it: the copy reads and writes only those records."""
+    script = tmp_path / "benchmarks" / "strength.py"
+    (tmp_path / "benchmarks" / "results").mkdir(parents=True)
+    script.write_bytes((ROOT / "benchmarks" / "strength.py").read_bytes())
+    return script
+
+
 def test_a_stale_record_is_measured_again_from_the_start_not_continued(tmp_path):
     """`run` on a figure whose record measured other code refuses (one figure, one code)
     and names `run --again`; the record is left as it was."""
-    script = tmp_path / "benchmarks" / "strength.py"
-    script.parent.mkdir()
-    script.write_bytes((ROOT / "benchmarks" / "strength.py").read_bytes())
-    (tmp_path / "benchmarks" / "results").mkdir()
+    script = strength_copy(tmp_path)
     record = ROOT / "benchmarks" / "results" / "betsy-orthogonal-1s.jsonl"
     lines = [json.loads(line) for line in record.read_text().splitlines()]
     for game in lines[1:]:
@@ -81,9 +87,7 @@ def test_a_stale_record_is_measured_again_from_the_start_not_continued(tmp_path)
 def test_a_record_without_games_is_current_and_continued(tmp_path):
     """A sitting stopped before its first game ended leaves an export with no game: it
     measured no code, so it is current (`run` continues it), not stale."""
-    script = tmp_path / "benchmarks" / "strength.py"
-    (tmp_path / "benchmarks" / "results").mkdir(parents=True)
-    script.write_bytes((ROOT / "benchmarks" / "strength.py").read_bytes())
+    script = strength_copy(tmp_path)
     header = (ROOT / "benchmarks" / "results" / "betsy-orthogonal-1s.jsonl").read_text()
     empty = tmp_path / "benchmarks" / "results" / "betsy-orthogonal-1s.jsonl"
     empty.write_text(header.splitlines()[0] + "\n")
@@ -97,9 +101,7 @@ def test_a_record_without_games_is_current_and_continued(tmp_path):
 
 
 def test_a_record_that_is_not_an_export_is_one_line_and_exit_2(tmp_path):
-    script = tmp_path / "benchmarks" / "strength.py"
-    (tmp_path / "benchmarks" / "results").mkdir(parents=True)
-    script.write_bytes((ROOT / "benchmarks" / "strength.py").read_bytes())
+    script = strength_copy(tmp_path)
     (tmp_path / "benchmarks" / "results" / "pikachu-n8-1s.jsonl").write_text("garbage\n")
     for words in (["list"], ["run", "pikachu-n8-1s"]):
         result = subprocess.run([sys.executable, str(script), *words], capture_output=True,
