@@ -109,3 +109,25 @@ def test_a_record_that_is_not_an_export_is_one_line_and_exit_2(tmp_path):
         assert result.returncode == 2
         assert result.stderr.count("\n") == 1 and "not a readable arena export" in result.stderr
         assert "Traceback" not in result.stderr
+
+
+def test_a_program_a_figure_names_is_written_from_the_checkout_root():
+    """The arena stores a program's path absolute, as it was on the measuring machine; the
+    page names it from the root of this checkout, so its reproduce lines run here."""
+    page = benchmarks_page(two_player_matches(EXPORTS), ROOT / "docs")
+    programs = [spec for line in page.splitlines() if line.startswith("- players: ")
+                for spec in re.findall(r"= `([^`]+)`", line) if not spec.startswith("aviary:")]
+    assert programs, "no figure of a command player"
+    for spec in programs:
+        program = spec.split()[0]
+        assert not program.startswith("/") and (ROOT / program).is_file(), spec
+        assert f"={spec}'" in page  # the reproduce line names it so too
+
+
+def test_a_program_outside_the_checkout_keeps_its_absolute_path(tmp_path):
+    line = json.loads(EXPORTS[0].read_text().splitlines()[0])
+    line["config"]["players"][0]["spec"] = "/opt/graders/student.py --fast"
+    export = tmp_path / "outside.jsonl"
+    export.write_text(json.dumps(line) + "\n")
+    page = benchmarks_page(two_player_matches([export]), ROOT / "docs")
+    assert "= `/opt/graders/student.py --fast`" in page

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shlex
 import statistics
 from collections import Counter
 from dataclasses import asdict, dataclass
@@ -113,8 +114,40 @@ def read_export(path: Path) -> Match:
 
 
 # ---- the page -------------------------------------------------------------------------------
-def _player_settings(config: Config) -> list[str]:
-    return [f"{spec.name} = `{spec.spec}`" for spec in config.players]
+def _checkout(folder: Path | None) -> Path | None:
+    """The git checkout that holds `folder` (the page's), if any."""
+    if folder is None:
+        return None
+    for candidate in (folder.resolve(), *folder.resolve().parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def _shown_spec(spec: str, checkout: Path | None) -> str:
+    """A command player as a reader runs it from the checkout root.
+
+    The arena stores a program's path absolute (its moves run in a temporary folder),
+    so a figure measured from `/home/a/aviary` names `/home/a/aviary/benchmarks/...`;
+    where the end of that path is a file of this checkout, the page writes that end.
+    """
+    if checkout is None:
+        return spec
+    try:
+        words = shlex.split(spec)
+    except ValueError:
+        return spec
+    if not words or not os.path.isabs(words[0]):
+        return spec
+    parts = Path(words[0]).parts[1:]
+    for start in range(len(parts)):
+        if (checkout / Path(*parts[start:])).is_file():
+            return shlex.join([Path(*parts[start:]).as_posix(), *words[1:]])
+    return spec
+
+
+def _player_settings(config: Config, checkout: Path | None = None) -> list[str]:
+    return [f"{spec.name} = `{_shown_spec(spec.spec, checkout)}`" for spec in config.players]
 
 
 def _side_stats(match: Match, name: str) -> dict[str, Any]:
@@ -251,6 +284,7 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
         "|---|---|---|---|---|---|---|---|---|",
     ]
     figures = [(match, _figure(match)) for match in matches]
+    checkout = _checkout(page_folder)
     for match, figure in figures:
         lines.append(
             f"| [{_title(match, figure)}](#{_anchor(match.path)}) | {_score_text(figure)} | "
@@ -269,7 +303,7 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
             f"- game: `{config.game}` {_options(config)}; {config.seconds:g} s a move unless a "
             f"player has its own `time=`; openings: {_openings_text(config)}; "
             f"draw after {config.max_plies} plies",
-            "- players: " + "; ".join(_player_settings(config)),
+            "- players: " + "; ".join(_player_settings(config, checkout)),
             f"- result for {figure['first']}: {_score_text(figure)}, pairs scoring "
             f"0/0.5/1/1.5/2 of 2: {figure['counts']}; Elo {estimate} "
             f"(LOS {100 * estimate.los:.1f}%, normalized Elo {estimate.nelo:+.1f} ± "
@@ -299,7 +333,7 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
             *_deep_tables_lines(sittings),
             f"- commit: {', '.join(figure['commits']) or 'unknown'}; code: {figure['status']}",
             f"- record: [{match.path.name}]({_relative(match.path, page_folder)})",
-            "- reproduce: `" + reproduce_command(config, sittings) + "`",
+            "- reproduce: `" + reproduce_command(config, sittings, checkout) + "`",
         ]
     return "\n".join(lines) + "\n"
 
@@ -328,8 +362,10 @@ def _relative(path: Path, folder: Path | None) -> str:
     return Path(os.path.relpath(path.resolve(), folder.resolve())).as_posix()
 
 
-def reproduce_command(config: Config, sittings: list[dict[str, Any]]) -> str:
-    """The `aviary arena run` that plays this tournament again."""
+def reproduce_command(config: Config, sittings: list[dict[str, Any]],
+                      checkout: Path | None = None) -> str:
+    """The `aviary arena run` that plays this tournament again (a program under `checkout`
+    named from the checkout root, see `_shown_spec`)."""
     words = ["aviary arena run", f"--game {config.game}"]
     words += [f"--option {key}={value}" for key, value in sorted(config.game_options.items())]
     words += [f"--time {config.seconds:g}", f"--games {config.games}"]
@@ -345,9 +381,10 @@ def reproduce_command(config: Config, sittings: list[dict[str, Any]]) -> str:
         words.append(f"--jobs {jobs}")
     words.append("--db DB.sqlite")
     for spec in config.players:
-        named = f"{spec.name}={spec.spec}"
+        shown = _shown_spec(spec.spec, checkout)
+        named = f"{spec.name}={shown}"
         words.append(f"'{named}'" if parse_specs([named])[0].name == spec.name
-                     else f"'{spec.spec}'")
+                     else f"'{shown}'")
     return " ".join(words)
 
 
