@@ -130,3 +130,41 @@ def test_the_foxes_count_going_on_far_above_a_return_once_no_elephant_is_left():
                               r6c4="E")
     assert contempts(with_elephants) == 2 * engine.CONTEMPT
     assert engine.FOX_CONTEMPT > 2 * engine.CONTEMPT
+
+
+def _pocket(pos: rules.Position) -> int:
+    state = kernels.search_state(pos)
+    foxes, open_ = state[kernels.FOXES], state[kernels.OPEN]
+    empty = open_ & ~(foxes | state[kernels.GEESE] | state[kernels.ELEPHANTS])
+    return int(engine.pocket(foxes, empty, open_))
+
+
+def test_a_fox_cut_off_from_the_other_is_measured_by_its_room():
+    """The elephant geese win by cutting one fox off and closing in: `pocket` is the
+    cut-off fox's room, -1 while the foxes' regions join."""
+    ring = dict(r2c3="G", r3c2="G", r3c4="G", r4c3="G", r6c2="E", r6c3="E")
+    assert _pocket(position("g", "elephants", r0c3="F", r3c3="F", **ring)) == 0
+    # the same ring opened upward: the fox below reaches the other's region
+    opened = {k: v for k, v in ring.items() if k != "r2c3"}
+    assert _pocket(position("g", "elephants", r0c3="F", r3c3="F", **opened)) == -1
+    # a fox in the bottom arm behind a full row 4: two points of its own
+    bottom = dict(r4c0="G", r4c1="G", r4c2="G", r4c3="G", r4c4="G", r4c5="G", r4c6="G",
+                  r6c2="G", r6c3="E", r6c4="E")
+    assert _pocket(position("g", "elephants", r0c3="F", r5c3="F", **bottom)) == 2
+    # side by side the foxes are one region, however small
+    assert _pocket(position("g", "elephants", r5c2="F", r5c3="F", **bottom)) == -1
+
+
+def test_a_fox_whose_one_way_out_the_geese_cannot_reach_is_not_counted_cornered():
+    """A fox in the geese's front row with its one step into the top arm (the elephant
+    game's fortress) is not nearly trapped; with a goose beside that step it is."""
+    front = dict(r2c3="G", r2c5="E", r3c4="G", r3c3="G", r3c5="G", r6c3="E")
+    foxes = dict(r0c2="F", r2c4="F")
+    herd = kernels.search_state(position("g", "elephants", **front, **foxes))
+    herd_bits = herd[kernels.GEESE] | herd[kernels.ELEPHANTS]
+    empty = herd[kernels.OPEN] & ~(herd[kernels.FOXES] | herd_bits)
+    assert not engine.closable(at(2, 4), herd_bits, empty)
+    guarded = kernels.search_state(position("g", "elephants", r0c4="G", **front, **foxes))
+    herd_bits = guarded[kernels.GEESE] | guarded[kernels.ELEPHANTS]
+    empty = guarded[kernels.OPEN] & ~(guarded[kernels.FOXES] | herd_bits)
+    assert engine.closable(at(2, 4), herd_bits, empty)

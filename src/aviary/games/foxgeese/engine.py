@@ -17,7 +17,15 @@ The sides are unequal, so the evaluation is written from the foxes' point of vie
   narrow), a little in the foxes' searches and five times as much in their own:
   without that plan the geese of the elephant game held their ground and drew
   (the two foxes, side by side, cannot be trapped);
-- the elephants' pincer: an elephant with one fox beside it is half-caught.
+- the elephants' pincer: an elephant with one fox beside it is half-caught;
+- with two foxes, divide and trap: two foxes side by side cannot be trapped, so the
+  geese of the elephant game win by cutting one fox off from the other and closing
+  in on it. A fox whose region (the empty points it can step to) is cut off from the
+  other fox's counts for the geese by how small that region is (`pocket`), and a fox
+  with one step left counts as cornered only if the geese can reach that step
+  (`closable`). Without these the geese climbed past a fox left among them, counted
+  it as cornered when it stood in their front row with its one step into the top arm
+  (where the other fox was), and drew against a fortress (docs/games/foxgeese.md).
 
 The game's end (piece counts, move limit) is the terminal kernel's business, and
 captures are settled by quiescence rather than guessed here.
@@ -87,6 +95,8 @@ CLIMB_GEESE = 15  # the same in the geese's own searches: their plan is to advan
 HALF_PINCER = 35  # an elephant with one fox beside it
 PRESSURE = 25  # per jump a fox would have after one step
 FORK_NEXT = 120  # a step that would attack two geese at once
+POCKET = 20  # per point a fox cut off from the other lacks of POCKET_SIZE
+POCKET_SIZE = 10
 JITTER = 64  # a power of two: the tie-break's range (see `jitter`)
 CONTEMPT = 60  # the searching side's bonus: it shuns draws (repetitions, the move limit)
 FOX_CONTEMPT = 300  # the foxes' bonus once no elephant is left: they must make progress
@@ -112,6 +122,56 @@ def room(foxes, empty, open_):
             break
         reach = grown
     return popcount(reach & empty)
+
+
+@njit(cache=True, nogil=True)
+def pocket(foxes, empty, open_):
+    """The smaller of the two foxes' regions, in empty points, if the geese keep them apart.
+
+    Two foxes side by side cannot be trapped, and one of them free in a large region
+    cannot either: the geese win the elephant game by cutting one fox off from the other
+    and closing in on it. -1 when the foxes' regions join (or there are not two foxes).
+    """
+    first = foxes & -foxes
+    second = foxes ^ first
+    if first == 0 or second == 0:
+        return -1
+    region = first
+    while True:
+        grown = (dilate(region, open_) & empty) | first
+        if grown == region:
+            break
+        region = grown
+    if dilate(region, open_) & second:
+        return -1
+    other = second
+    while True:
+        grown = (dilate(other, open_) & empty) | second
+        if grown == other:
+            break
+        other = grown
+    return min(popcount(region & empty), popcount(other & empty))
+
+
+@njit(cache=True, nogil=True)
+def closable(point, herd, empty):
+    """Whether the geese can step into the one empty point beside the fox on `point`.
+
+    A fox with one step left is nearly trapped only if a goose or an elephant stands
+    next to that point. In the elephant game a fox in the geese's front row whose way
+    out leads into the foxes' own region (the top arm, held by the other fox) is no
+    such fox: counting it as cornered led the geese to climb round it into a fortress
+    they cannot break (docs/games/foxgeese.md).
+    """
+    for d in range(4):
+        q = NEXT[point, d]
+        if q >= 0 and empty & bit(q):
+            for e in range(4):
+                r = NEXT[q, e]
+                if r >= 0 and herd & bit(r):
+                    return True
+            return False
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -142,11 +202,12 @@ def evaluate(state):
         if foxes & b:
             moves = fox_moves(p, foxes, geese, empty)
             score += FOX_MOVE * moves
+            jumps = fox_jumps(p, geese, empty)
             if moves == 0:
                 score -= FOX_STUCK
-            elif moves == 1:
+            elif moves == 1 and (elephants == 0 or jumps or closable(p, geese | elephants, empty)):
                 score -= FOX_CORNERED
-            threats += fox_jumps(p, geese, empty)
+            threats += jumps
             # pressure: the jumps the fox would have after one step
             for d in range(4):
                 q = NEXT[p, d]
@@ -174,6 +235,10 @@ def evaluate(state):
             if near == 1:
                 score += HALF_PINCER
     score += ROOM * room(foxes, empty, open_)
+    if fox_count == 2:
+        cut_off = pocket(foxes, empty, open_)
+        if 0 <= cut_off < POCKET_SIZE:
+            score -= POCKET * (POCKET_SIZE - cut_off)
     if state[ROOT_SIDE] < 0:
         score -= CONTEMPT
     else:
