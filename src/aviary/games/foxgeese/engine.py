@@ -113,15 +113,20 @@ def dilate(mask, open_):
 
 
 @njit(cache=True, nogil=True)
+def region(start, empty, open_):
+    """`start` and every empty point reachable from it by steps through empty points."""
+    reach = start
+    while True:
+        grown = (dilate(reach, open_) & empty) | start
+        if grown == reach:
+            return reach
+        reach = grown
+
+
+@njit(cache=True, nogil=True)
 def room(foxes, empty, open_):
     """How many empty points the foxes can reach by steps alone."""
-    reach = foxes
-    while True:
-        grown = (dilate(reach, open_) & empty) | foxes
-        if grown == reach:
-            break
-        reach = grown
-    return popcount(reach & empty)
+    return popcount(region(foxes, empty, open_) & empty)
 
 
 @njit(cache=True, nogil=True)
@@ -136,21 +141,10 @@ def pocket(foxes, empty, open_):
     second = foxes ^ first
     if first == 0 or second == 0:
         return -1
-    region = first
-    while True:
-        grown = (dilate(region, open_) & empty) | first
-        if grown == region:
-            break
-        region = grown
-    if dilate(region, open_) & second:
+    mine = region(first, empty, open_)
+    if dilate(mine, open_) & second:
         return -1
-    other = second
-    while True:
-        grown = (dilate(other, open_) & empty) | second
-        if grown == other:
-            break
-        other = grown
-    return min(popcount(region & empty), popcount(other & empty))
+    return min(popcount(mine & empty), popcount(region(second, empty, open_) & empty))
 
 
 @njit(cache=True, nogil=True)
