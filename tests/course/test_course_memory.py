@@ -124,23 +124,38 @@ def test_a_bad_folder_leaves_the_command_without_memory(tmp_path, monkeypatch):
 
 def test_the_recalled_history_turns_the_engine_from_the_repetition():
     """At a fixed node budget, each search in a new thread (its own transposition table):
-    told the game so far, the foxes' search no longer answers the cycle's next position,
-    as it does without it (depth 12 both)."""
+    told a game in which the position its move makes has already stood (the foxes' move,
+    a geese step, both stepped back: the shuffle of the match above), the foxes' search
+    chooses another move (depth 12 both)."""
     spec = registry.spec("foxgeese")
     engine = spec.engine(spec.main_engine, GAME)
-    start, repeat = position(CYCLE[0]), GAME.format(position(CYCLE[1]))
-    chosen: dict[str, str] = {}
+    start = position(CYCLE[0])
+    chosen: dict[str, object] = {}
 
     def search(name: str, history: list) -> None:
-        report = list(engine.think(start, Limit(nodes=700_000), history=history))[-1]
-        chosen[name] = GAME.answer(start, report.move)
+        chosen[name] = list(engine.think(start, Limit(nodes=700_000), history=history))[-1].move
 
-    for name, history in (("without", []), ("with", [position(text) for text in CYCLE])):
-        thread = threading.Thread(target=search, args=(name, history))
-        thread.start()
-        thread.join()
-    assert chosen["without"] == repeat
-    assert chosen["with"] != repeat
+    def shuffle(move) -> list:
+        """The positions of a game that made `move` from `start` and came back to it."""
+        after = GAME.play(start, move)
+        for step in GAME.legal_moves(after):
+            there = GAME.play(after, step)
+            fox_back = type(move)(move.end, move.start, None)
+            if step.captured is None and fox_back in GAME.legal_moves(there):
+                returned = GAME.play(there, fox_back)
+                geese_back = type(step)(step.end, step.start, None)
+                if geese_back in GAME.legal_moves(returned):
+                    assert GAME.format(GAME.play(returned, geese_back)) == GAME.format(start)
+                    return [start, after, there, returned]
+        raise AssertionError("no shuffle back to the start")
+
+    thread = threading.Thread(target=search, args=("without", []))
+    thread.start()
+    thread.join()
+    thread = threading.Thread(target=search, args=("with", shuffle(chosen["without"])))
+    thread.start()
+    thread.join()
+    assert chosen["with"] != chosen["without"]
 
 
 def course(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
