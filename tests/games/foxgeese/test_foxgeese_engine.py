@@ -136,7 +136,7 @@ def _pocket(pos: rules.Position) -> int:
     state = kernels.search_state(pos)
     foxes, open_ = state[kernels.FOXES], state[kernels.OPEN]
     empty = open_ & ~(foxes | state[kernels.GEESE] | state[kernels.ELEPHANTS])
-    return int(engine.pocket(foxes, empty, open_))
+    return int(engine.room_and_pocket(foxes, empty, open_)[1])
 
 
 def test_a_fox_cut_off_from_the_other_is_measured_by_its_room():
@@ -153,6 +153,46 @@ def test_a_fox_cut_off_from_the_other_is_measured_by_its_room():
     assert _pocket(position("g", "elephants", r0c3="F", r5c3="F", **bottom)) == 2
     # side by side the foxes are one region, however small
     assert _pocket(position("g", "elephants", r5c2="F", r5c3="F", **bottom)) == -1
+
+
+def _reachable(fox: int, empty: set[int]) -> set[int]:
+    """The empty points a fox on `fox` reaches by steps alone, breadth first."""
+    seen, frontier = set(), [fox]
+    while frontier:
+        point = frontier.pop()
+        for d in range(4):
+            step = int(kernels.NEXT[point, d])
+            if step >= 0 and step in empty and step not in seen:
+                seen.add(step)
+                frontier.append(step)
+    return seen
+
+
+@pytest.mark.parametrize("variant", rules.VARIANTS)
+def test_room_and_pocket_equal_a_plain_count_of_each_foxs_reach(variant):
+    """One flood fill per fox gives both figures: the room is the union of the foxes'
+    reach, the pocket the smaller reach when neither fox can step into the other's."""
+    game = registry.make("foxgeese", variant=variant)
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(6):
+        state = game.opening(rng, 4)
+        while game.outcome(state) is None and checked < 400:
+            bits = kernels.search_state(state)
+            foxes, open_ = bits[kernels.FOXES], bits[kernels.OPEN]
+            taken = foxes | bits[kernels.GEESE] | bits[kernels.ELEPHANTS]
+            empty = {p for p in range(rules.CELLS) if (open_ >> p) & 1 and not (taken >> p) & 1}
+            reach = [_reachable(p, empty) for p in range(rules.CELLS) if (foxes >> p) & 1]
+            room, pocket = engine.room_and_pocket(foxes, open_ & ~taken, open_)
+            assert room == len(set().union(*reach))
+            fox_points = [p for p in range(rules.CELLS) if (foxes >> p) & 1]
+            apart = len(reach) == 2 and not any(
+                int(kernels.NEXT[p, d]) in reach[1] | {fox_points[1]}
+                for p in reach[0] | {fox_points[0]} for d in range(4))
+            assert pocket == (min(len(r) for r in reach) if apart else -1)
+            checked += 1
+            state = game.play(state, rng.choice(game.legal_moves(state)))
+    assert checked >= 200
 
 
 def test_a_fox_whose_one_way_out_the_geese_cannot_reach_is_not_counted_cornered():

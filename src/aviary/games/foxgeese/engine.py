@@ -124,27 +124,26 @@ def region(start, empty, open_):
 
 
 @njit(cache=True, nogil=True)
-def room(foxes, empty, open_):
-    """How many empty points the foxes can reach by steps alone."""
-    return popcount(region(foxes, empty, open_) & empty)
+def room_and_pocket(foxes, empty, open_):
+    """The foxes' room (empty points they can reach by steps alone) and their pocket.
 
-
-@njit(cache=True, nogil=True)
-def pocket(foxes, empty, open_):
-    """The smaller of the two foxes' regions, in empty points, if the geese keep them apart.
-
-    Two foxes side by side cannot be trapped, and one of them free in a large region
-    cannot either: the geese win the elephant game by cutting one fox off from the other
-    and closing in on it. -1 when the foxes' regions join (or there are not two foxes).
+    The pocket is the smaller of the two foxes' regions, in empty points, if the geese
+    keep them apart. Two foxes side by side cannot be trapped, and one of them free in a
+    large region cannot either: the geese win the elephant game by cutting one fox off
+    from the other and closing in on it. The pocket is -1 when the foxes' regions join
+    (or there are not two foxes). The foxes' region is the union of each fox's, so one
+    flood fill per fox gives both figures.
     """
     first = foxes & -foxes
     second = foxes ^ first
     if first == 0 or second == 0:
-        return -1
+        return popcount(region(foxes, empty, open_) & empty), -1
     mine = region(first, empty, open_)
+    theirs = region(second, empty, open_)
+    room = popcount((mine | theirs) & empty)
     if dilate(mine, open_) & second:
-        return -1
-    return min(popcount(mine & empty), popcount(region(second, empty, open_) & empty))
+        return room, -1
+    return room, min(popcount(mine & empty), popcount(theirs & empty))
 
 
 @njit(cache=True, nogil=True)
@@ -228,11 +227,10 @@ def evaluate(state):
                     near += 1
             if near == 1:
                 score += HALF_PINCER
-    score += ROOM * room(foxes, empty, open_)
-    if fox_count == 2:
-        cut_off = pocket(foxes, empty, open_)
-        if 0 <= cut_off < POCKET_SIZE:
-            score -= POCKET * (POCKET_SIZE - cut_off)
+    room, cut_off = room_and_pocket(foxes, empty, open_)
+    score += ROOM * room
+    if 0 <= cut_off < POCKET_SIZE:
+        score -= POCKET * (POCKET_SIZE - cut_off)
     if state[ROOT_SIDE] < 0:
         score -= CONTEMPT
     else:
