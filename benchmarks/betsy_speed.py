@@ -29,8 +29,7 @@ import sys
 from aviary.games.betsy import engine, rules
 from aviary.games.betsy.tables import PST
 from aviary.search.alphabeta import MATE
-from aviary.search.clock import Limit
-from plain_speed import compare, timed
+from measure import compare, engine_rate, perft_ratio
 
 REPEATS = 5
 VALUE = {"P": 100, "N": 320, "B": 330, "R": 500, "Q": 900, "K": 0}
@@ -106,30 +105,9 @@ def main() -> int:
     player = engine.make_engine(rules.Betsy(kingfisher=args.kingfisher))
     positions = middle_games(args.positions, diagonal)
 
-    rules_leaves = kernel_leaves = 0
-    rules_seconds = kernel_seconds = 0.0
-    for position in [rules.start_position(diagonal), *positions]:
-        leaves, seconds = timed(rules.Betsy().perft, position, args.perft_depth)
-        rules_leaves += leaves
-        rules_seconds += seconds
-        for _ in range(REPEATS):  # same depth as rules.py, repeated to be measurable
-            leaves_k, seconds_k = timed(engine.BetsySearcher().perft, position, args.perft_depth)
-            assert leaves_k == leaves
-            kernel_leaves += leaves_k
-            kernel_seconds += seconds_k
-    rules_rate, kernel_rate = rules_leaves / rules_seconds, kernel_leaves / kernel_seconds
-    print(f"perft rules.py: {rules_leaves:>10,} leaves  {rules_rate:>12,.0f} leaves/s")
-    print(f"perft kernels : {kernel_leaves:>10,} leaves  {kernel_rate:>12,.0f} leaves/s")
-    print(f"perft ratio   : {kernel_rate / rules_rate:.1f}x  (bar: >= 20x)")
-
-    nodes = 0
-    seconds = wall = 0.0
-    for position in positions:
-        player.workspace(position).tt[:] = 0  # every position starts cold
-        reports, spent = timed(list, player.think(position, Limit(depth=args.depth)))
-        nodes += reports[-1].nodes
-        seconds += spent
-        wall += reports[-1].seconds
+    perft_ratio(rules.Betsy().perft, engine.BetsySearcher().perft,
+                [rules.start_position(diagonal), *positions], args.perft_depth, REPEATS)
+    nodes, seconds, wall = engine_rate(player, positions, args.depth)
     print(f"search engine : {nodes:>10,} nodes   {nodes / seconds:>12,.0f} nodes/s "
           f"(depth {args.depth}, {len(positions)} middle games, Kingfisher {args.kingfisher}; "
           f"bar: >= 1,000,000; wall clock: {nodes / wall:,.0f} nodes/s)")

@@ -21,10 +21,9 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 
 from aviary.games.pikachu import engine, rules
-from aviary.search.clock import Limit
+from measure import engine_rate, perft_ratio
 
 REPEATS = 20
 
@@ -45,13 +44,6 @@ def middle_games(count: int, n: int = 8, seed: int = 11) -> list[rules.Position]
     return found
 
 
-def timed(function, *args):  # type: ignore[no-untyped-def]
-    """The result and the CPU seconds this thread spent computing it."""
-    started = time.thread_time()
-    result = function(*args)
-    return result, time.thread_time() - started
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=12)
@@ -62,30 +54,9 @@ def main() -> int:
     player = engine.make_engine(rules.Pikachu(n=8))
     positions = middle_games(args.positions)
 
-    rules_leaves = kernel_leaves = 0
-    rules_seconds = kernel_seconds = 0.0
-    for position in [rules.start_position(8), *positions]:
-        leaves, seconds = timed(rules.Pikachu().perft, position, args.perft_depth)
-        rules_leaves += leaves
-        rules_seconds += seconds
-        for _ in range(REPEATS):  # same depth as rules.py, repeated to be measurable
-            leaves_k, seconds_k = timed(engine.PikachuSearcher().perft, position, args.perft_depth)
-            assert leaves_k == leaves
-            kernel_leaves += leaves_k
-            kernel_seconds += seconds_k
-    rules_rate, kernel_rate = rules_leaves / rules_seconds, kernel_leaves / kernel_seconds
-    print(f"perft rules.py: {rules_leaves:>10,} leaves  {rules_rate:>12,.0f} leaves/s")
-    print(f"perft kernels : {kernel_leaves:>10,} leaves  {kernel_rate:>12,.0f} leaves/s")
-    print(f"perft ratio   : {kernel_rate / rules_rate:.1f}x  (bar: >= 20x)")
-
-    nodes = 0
-    seconds = wall = 0.0
-    for position in positions:
-        player.workspace(position).tt[:] = 0  # every position starts cold
-        reports, spent = timed(list, player.think(position, Limit(depth=args.depth)))
-        nodes += reports[-1].nodes
-        seconds += spent
-        wall += reports[-1].seconds
+    perft_ratio(rules.Pikachu().perft, engine.PikachuSearcher().perft,
+                [rules.start_position(8), *positions], args.perft_depth, REPEATS)
+    nodes, seconds, wall = engine_rate(player, positions, args.depth)
     search_rate = nodes / seconds
     print(f"search engine : {nodes:>10,} nodes   {search_rate:>12,.0f} nodes/s "
           f"(depth {args.depth}, {len(positions)} n=8 middle games; bar: >= 1,000,000; "
