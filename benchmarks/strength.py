@@ -6,7 +6,8 @@ exported and shown with one short command. The record of a figure is its export,
 `benchmarks/results/ID.jsonl` (committed); its working database is
 `benchmarks/results/db/ID.sqlite` (not committed). A match too long for one sitting is
 continued later: `run` resumes the database, or rebuilds it from the committed export
-first (`aviary arena import`) when the database is not on this machine.
+first (`aviary arena import`) when the database is not on this machine. `list` also
+counts the games a database holds beyond its record (a match still running).
 
     python benchmarks/strength.py list                 # each figure: games played, code, hours left
     python benchmarks/strength.py run pikachu-n8-1s    # play or continue, then export
@@ -20,9 +21,11 @@ clock as the engine; time odds give the engine a tenth of the opponent's time.
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import statistics
 import subprocess
 import sys
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -183,14 +186,28 @@ def current(figure: Figure) -> bool:
     return not export.exists() or status(read_export(export)) == "current"
 
 
+def stored_games(db: Path) -> int:
+    """How many finished games the figure's working database holds (0 without one): a
+    match in progress stores each game as it ends and exports only when it stops."""
+    if not db.exists():
+        return 0
+    try:
+        with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)) as store:
+            return int(store.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    except sqlite3.Error as error:
+        raise UsageError(f"{db} is not a readable arena database: {error}") from None
+
+
 def progress(figure: Figure) -> str:
     """How far the figure's committed record is: games played of its total, whether the
     code it measured is today's, and about how long the rest takes at the figure's games
-    at once (from the record's own mean game: its moves' wall times). A stale record is
-    measured again from the start (`run --again`)."""
-    export = record_paths(figure)[1]
+    at once (from the record's own mean game: its moves' wall times); and the games its
+    working database holds beyond the record (a match still running, or stopped without
+    its export). A stale record is measured again from the start (`run --again`)."""
+    db, export = record_paths(figure)
+    stored = stored_games(db)
     if not export.exists():
-        return "not played"
+        return f"not exported: {stored} games in its database" if stored else "not played"
     match = read_export(export)
     played, code = len(match.games), status(match).partition(":")[0]
     said = f"{played}/{figure.games} games, {code}"
@@ -199,6 +216,8 @@ def progress(figure: Figure) -> str:
         minutes = statistics.fmean(sum(move[3] for move in game["moves"]) / 60
                                    for game in match.games)
         said += f", about {left * minutes / figure.jobs / 60:.1f} h to play"
+    if stored > played:
+        said += f" (+{stored - played} in its database, not yet exported)"
     return said
 
 

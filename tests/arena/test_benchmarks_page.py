@@ -53,8 +53,8 @@ def test_the_figures_list_says_how_far_each_record_is():
         figure = line.split()[0]
         if figure in recorded:
             assert re.search(r"\d+/\d+ games, (current|stale)", line), line
-        else:
-            assert "not played" in line, line
+        else:  # or a match started here and not yet exported
+            assert "not played" in line or "games in its database" in line, line
 
 
 def strength_copy(tmp_path):
@@ -98,6 +98,41 @@ def test_a_record_without_games_is_current_and_continued(tmp_path):
     assert "0/40 games, current" in line, line
     page = benchmarks_page(two_player_matches([empty]), tmp_path)
     assert "| no game yet |" in page and "| current |" in page and "stale:" not in page
+
+
+def test_the_list_counts_the_games_a_running_match_has_not_exported_yet(tmp_path):
+    """A match stores each game as it ends and exports when it stops: `list` says how
+    many games its working database holds beyond the committed record, and a match
+    started again from the start (no record yet) is not shown as "not played"."""
+    script = strength_copy(tmp_path)
+    results = tmp_path / "benchmarks" / "results"
+    record = ROOT / "benchmarks" / "results" / "betsy-orthogonal-1s.jsonl"
+    (results / "db").mkdir()
+    subprocess.run([sys.executable, "-m", "aviary", "arena", "import", str(record), "--db",
+                    str(results / "db" / "betsy-orthogonal-1s.sqlite")],
+                   capture_output=True, text=True, timeout=120, check=True)
+    lines = record.read_text().splitlines()
+    (results / record.name).write_text("\n".join(lines[:11]) + "\n")  # 10 of 40 games
+
+    def listed() -> str:
+        result = subprocess.run([sys.executable, str(script), "list"], capture_output=True,
+                                text=True, timeout=120, check=True)
+        return next(line for line in result.stdout.splitlines()
+                    if line.startswith("betsy-orthogonal-1s "))
+
+    assert "10/40 games" in listed() and "(+30 in its database, not yet exported)" in listed()
+    (results / record.name).unlink()
+    assert "not exported: 40 games in its database" in listed()
+
+
+def test_a_working_database_that_is_not_one_is_one_line_and_exit_2(tmp_path):
+    script = strength_copy(tmp_path)
+    (tmp_path / "benchmarks" / "results" / "db").mkdir()
+    (tmp_path / "benchmarks" / "results" / "db" / "pikachu-n8-1s.sqlite").write_text("garbage")
+    result = subprocess.run([sys.executable, str(script), "list"], capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1 and "not a readable arena database" in result.stderr
 
 
 def test_a_record_that_is_not_an_export_is_one_line_and_exit_2(tmp_path):
