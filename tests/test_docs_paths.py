@@ -29,31 +29,35 @@ def exists(name: str, base: Path = ROOT) -> bool:
     return any(base.glob(name)) if "*" in name else (base / name).exists()
 
 
-def test_every_file_the_docs_name_exists_or_is_named_as_history():
+def broken_references(text: str, folder: Path) -> list[str]:
+    """The files a page in `folder` names or links that are missing, with the heading of
+    their section; a section that says its files are in git history is let through."""
     broken = []
-    for page in PAGES:
-        for section in sections(page.read_text()):
-            heading = section.splitlines()[0] if section else ""
-            if "git history" in section:
-                continue
-            for name in sorted(set(NAMED.findall(section))):
-                if PLACEHOLDER not in name and not exists(name):
-                    broken.append(f"{page.relative_to(ROOT)} ({heading}): {name}")
-            for link in sorted(set(LINKED.findall(section))):
-                if not exists(link, page.parent):
-                    broken.append(f"{page.relative_to(ROOT)} ({heading}): link {link}")
+    for section in sections(text):
+        if "git history" in section:
+            continue
+        heading = section.splitlines()[0] if section else ""
+        broken += [f"({heading}) {name}" for name in sorted(set(NAMED.findall(section)))
+                   if PLACEHOLDER not in name and not exists(name)]
+        broken += [f"({heading}) link {link}" for link in sorted(set(LINKED.findall(section)))
+                   if not exists(link, folder)]
+    return broken
+
+
+def test_every_file_the_docs_name_exists_or_is_named_as_history():
+    broken = [f"{page.relative_to(ROOT)} {reference}" for page in PAGES
+              for reference in broken_references(page.read_text(), page.parent)]
     assert not broken, "files named but missing:\n" + "\n".join(broken)
 
 
-def test_a_missing_file_outside_a_history_section_is_reported(tmp_path: Path):
-    """The check itself: a made-up script is caught, and let through once its section
-    says it is in git history."""
-    page = "# Figures\n\nRun `python benchmarks/no_such_script.py`.\n"
-    assert not exists("benchmarks/no_such_script.py")
-    assert NAMED.findall(page) == ["benchmarks/no_such_script.py"]
-    assert LINKED.findall("[log](../benchmarks/none.jsonl), [site](https://x.org/a), "
-                          "[here](#top)") == ["../benchmarks/none.jsonl"]
-    assert not exists("../benchmarks/none.jsonl", ROOT / "docs")
-    assert exists("../benchmarks/strength.py", ROOT / "docs")
-    history = page + "The script is in git history.\n"
-    assert all("git history" in part for part in sections(history) if NAMED.findall(part))
+def test_a_missing_file_outside_a_history_section_is_reported():
+    """The check itself: a made-up script and a made-up link are caught, files that exist
+    are not, and a section that says its files are in git history is let through."""
+    docs = ROOT / "docs"
+    page = ("# Figures\n\nRun `python benchmarks/no_such_script.py`, then "
+            "`python benchmarks/strength.py list`; [log](../benchmarks/none.jsonl), "
+            "[arena](arena.md), [site](https://example.org/a), [top](#figures).\n")
+    assert broken_references(page, docs) == ["(# Figures) benchmarks/no_such_script.py",
+                                             "(# Figures) link ../benchmarks/none.jsonl"]
+    assert broken_references(page + "Both are in git history.\n", docs) == []
+    assert broken_references("# Template\n\n`docs/games/NAME.md`\n", docs) == []
