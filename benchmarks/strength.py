@@ -198,6 +198,37 @@ def stored_games(db: Path) -> int:
         raise UsageError(f"{db} is not a readable arena database: {error}") from None
 
 
+def move_seconds(figure: Figure) -> float:
+    """The mean of the two players' clocks: a player's own `time=`, else the figure's."""
+    clocks = []
+    for player in figure.players:
+        query = player.partition("?")[2]
+        own = [word.partition("=")[2] for word in query.split("&") if word.startswith("time=")]
+        clocks.append(float(own[0]) if own else figure.seconds)
+    return sum(clocks) / len(clocks)
+
+
+def estimate(figure: Figure) -> str:
+    """About how long an unplayed figure takes here: its games at the length of a recorded
+    figure of the same configuration (the one with the most games), each move as long as
+    there, scaled by the two figures' clocks; without one, the most its games can take
+    (every game to the move limit)."""
+    siblings = [other for other in FIGURES if other.configuration == figure.configuration
+                and other is not figure and record_paths(other)[1].exists()]
+    matches = [(read_export(record_paths(other)[1]), other) for other in siblings]
+    matches = [(match, other) for match, other in matches if match.games]
+    if not matches:
+        hours = (figure.games * figure.configuration.max_plies * move_seconds(figure)
+                 / figure.jobs / 3600)
+        return f"at most {hours:.0f} h (every game to the move limit)"
+    match, other = max(matches, key=lambda pair: len(pair[0].games))
+    plies = sum(len(game["moves"]) for game in match.games)
+    seconds = sum(move[3] for game in match.games for move in game["moves"])
+    per_game = seconds / len(match.games) * move_seconds(figure) / move_seconds(other)
+    hours = figure.games * per_game / figure.jobs / 3600
+    return f"about {hours:.1f} h ({plies / len(match.games):.0f} plies a game, as {other.id})"
+
+
 def progress(figure: Figure) -> str:
     """How far the figure's committed record is: games played of its total, whether the
     code it measured is today's, and about how long the rest takes at the figure's games
@@ -207,7 +238,8 @@ def progress(figure: Figure) -> str:
     db, export = record_paths(figure)
     stored = stored_games(db)
     if not export.exists():
-        return f"not exported: {stored} games in its database" if stored else "not played"
+        return (f"not exported: {stored} games in its database" if stored
+                else f"not played; {estimate(figure)}")
     match = read_export(export)
     played, code = len(match.games), status(match).partition(":")[0]
     said = f"{played}/{figure.games} games, {code}"
@@ -242,7 +274,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.command == "list":
         for figure in FIGURES:
-            print(f"{figure.id:32} {progress(figure):44} {figure.title}")
+            print(f"{figure.id:32} {progress(figure):66} {figure.title}")
     elif args.command == "run":
         stale = [figure_id for figure_id in args.ids if not current(BY_ID[figure_id])]
         if stale and not args.again:

@@ -125,6 +125,31 @@ def test_the_list_counts_the_games_a_running_match_has_not_exported_yet(tmp_path
     assert "not exported: 40 games in its database" in listed()
 
 
+def test_an_unplayed_figure_is_estimated_from_a_recorded_one_of_its_game(tmp_path):
+    """Before a figure is played, `list` says about how long it takes: as long a game as
+    a recorded figure of the same configuration, its moves scaled by the two players'
+    clocks (OpenSpiel's MCTS at 10 s against the engine at 1 s: 5.5 s a move against
+    the record's 1 s); with no such record, every game to the move limit."""
+    script = strength_copy(tmp_path)
+    record = ROOT / "benchmarks" / "results" / "betsy-orthogonal-1s.jsonl"
+    (tmp_path / "benchmarks" / "results" / record.name).write_bytes(record.read_bytes())
+    result = subprocess.run([sys.executable, str(script), "list"], capture_output=True,
+                            text=True, timeout=120, check=True)
+    said = {line.split()[0]: line for line in result.stdout.splitlines()}
+    hours = {}
+    for figure in ("betsy-orthogonal-mcts1", "betsy-orthogonal-mcts10"):
+        found = re.search(r"not played; about ([\d.]+) h \((\d+) plies a game, "
+                          r"as betsy-orthogonal-1s\)", said[figure])
+        assert found, said[figure]
+        hours[figure] = float(found[1])
+    games = [json.loads(line) for line in record.read_text().splitlines()[1:]]
+    recorded = sum(move[3] for game in games for move in game["moves"]) / len(games) / 3600
+    assert abs(hours["betsy-orthogonal-mcts1"] - 40 * recorded) <= 0.05
+    assert abs(hours["betsy-orthogonal-mcts10"] - 40 * recorded * 5.5) <= 0.05
+    # no Pikachu record here: 40 games of 300 plies at 1 s a move
+    assert "not played; at most 3 h (every game to the move limit)" in said["pikachu-n8-mcts1"]
+
+
 def test_a_working_database_that_is_not_one_is_one_line_and_exit_2(tmp_path):
     script = strength_copy(tmp_path)
     (tmp_path / "benchmarks" / "results" / "db").mkdir()
