@@ -27,9 +27,10 @@ import subprocess
 import sys
 from contextlib import closing
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
-from aviary.arena.export import read_export, status
+from aviary.arena.export import Match, read_export, status
 from aviary.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -180,6 +181,12 @@ def _play(figure: Figure, db: Path, export: Path, jobs: int) -> None:
               "--jobs", str(jobs), "--title", figure.title, "--db", str(db), *figure.players)
 
 
+@cache
+def recorded(export: Path) -> Match:
+    """A figure's record, read once however many lines of `list` it serves."""
+    return read_export(export)
+
+
 def current(figure: Figure) -> bool:
     """Whether the figure's committed record (if any) measured today's code."""
     export = record_paths(figure)[1]
@@ -215,7 +222,7 @@ def estimate(figure: Figure) -> str:
     (every game to the move limit)."""
     siblings = [other for other in FIGURES if other.configuration == figure.configuration
                 and other is not figure and record_paths(other)[1].exists()]
-    matches = [(read_export(record_paths(other)[1]), other) for other in siblings]
+    matches = [(recorded(record_paths(other)[1]), other) for other in siblings]
     matches = [(match, other) for match, other in matches if match.games]
     if not matches:
         hours = (figure.games * figure.configuration.max_plies * move_seconds(figure)
@@ -240,7 +247,7 @@ def progress(figure: Figure) -> str:
     if not export.exists():
         return (f"not exported: {stored} games in its database" if stored
                 else f"not played; {estimate(figure)}")
-    match = read_export(export)
+    match = recorded(export)
     played, code = len(match.games), status(match).partition(":")[0]
     said = f"{played}/{figure.games} games, {code}"
     left = figure.games - played if code == "current" else figure.games
