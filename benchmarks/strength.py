@@ -215,11 +215,16 @@ def move_seconds(figure: Figure) -> float:
     return sum(clocks) / len(clocks)
 
 
+def _player_names(figure: Figure) -> tuple[str, ...]:
+    return tuple(player.partition("=")[0] for player in figure.players)
+
+
 def estimate(figure: Figure) -> str:
     """About how long an unplayed figure takes here: its games at the length of a recorded
-    figure of the same configuration (the one with the most games), each move as long as
-    there, scaled by the two figures' clocks; without one, the most its games can take
-    (every game to the move limit)."""
+    figure of the same configuration (one against the same opponent if there is one, then
+    the one with the most games: the engine's games against MCTS are far shorter than
+    against the textbook), each move as long as there, scaled by the two figures' clocks;
+    without one, the most its games can take (every game to the move limit)."""
     siblings = [other for other in FIGURES if other.configuration == figure.configuration
                 and other is not figure and record_paths(other)[1].exists()]
     matches = [(recorded(record_paths(other)[1]), other) for other in siblings]
@@ -228,7 +233,9 @@ def estimate(figure: Figure) -> str:
         hours = (figure.games * figure.configuration.max_plies * move_seconds(figure)
                  / figure.jobs / 3600)
         return f"at most {hours:.0f} h (every game to the move limit)"
-    match, other = max(matches, key=lambda pair: len(pair[0].games))
+    kinds = _player_names(figure)
+    match, other = max(matches, key=lambda pair: (_player_names(pair[1]) == kinds,
+                                                  len(pair[0].games)))
     plies = sum(len(game["moves"]) for game in match.games)
     seconds = sum(move[3] for game in match.games for move in game["moves"])
     per_game = seconds / len(match.games) * move_seconds(figure) / move_seconds(other)

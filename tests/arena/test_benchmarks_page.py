@@ -148,6 +148,16 @@ def test_an_unplayed_figure_is_estimated_from_a_recorded_one_of_its_game(tmp_pat
     assert abs(hours["betsy-orthogonal-mcts10"] - 40 * recorded * 5.5) <= 0.05
     # no Pikachu record here: 40 games of 300 plies at 1 s a move
     assert "not played; at most 3 h (every game to the move limit)" in said["pikachu-n8-mcts1"]
+    # with a record against the same opponent, that one gives the games' length
+    mcts = ROOT / "benchmarks" / "results" / "betsy-diagonal-mcts1.jsonl"
+    (tmp_path / "benchmarks" / "results" / mcts.name).write_bytes(mcts.read_bytes())
+    (tmp_path / "benchmarks" / "results" / "betsy-diagonal-1s.jsonl").write_bytes(
+        (ROOT / "benchmarks" / "results" / "betsy-diagonal-1s.jsonl").read_bytes())
+    result = subprocess.run([sys.executable, str(script), "list"], capture_output=True,
+                            text=True, timeout=120, check=True)
+    line = next(line for line in result.stdout.splitlines()
+                if line.startswith("betsy-diagonal-mcts10 "))
+    assert "as betsy-diagonal-mcts1)" in line, line
 
 
 def test_a_working_database_that_is_not_one_is_one_line_and_exit_2(tmp_path):
