@@ -21,16 +21,16 @@ clock as the engine; time odds give the engine a tenth of the opponent's time.
 from __future__ import annotations
 
 import argparse
-import sqlite3
 import statistics
 import subprocess
 import sys
-from contextlib import closing
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from aviary.arena.export import Match, read_export, status
+from aviary.arena.players import own_seconds
+from aviary.arena.store import Store
 from aviary.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -199,20 +199,16 @@ def stored_games(db: Path) -> int:
     if not db.exists():
         return 0
     try:
-        with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)) as store:
-            return int(store.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-    except sqlite3.Error as error:
-        raise UsageError(f"{db} is not a readable arena database: {error}") from None
+        with Store(db, read_only=True) as store:
+            return len(store.finished_ids())
+    except UsageError as error:
+        raise UsageError(f"not a readable arena database: {error}") from None
 
 
 def move_seconds(figure: Figure) -> float:
     """The mean of the two players' clocks: a player's own `time=`, else the figure's."""
-    clocks = []
-    for player in figure.players:
-        query = player.partition("?")[2]
-        own = [word.partition("=")[2] for word in query.split("&") if word.startswith("time=")]
-        clocks.append(float(own[0]) if own else figure.seconds)
-    return sum(clocks) / len(clocks)
+    clocks = [own_seconds(player.partition("=")[2]) for player in figure.players]
+    return sum(figure.seconds if clock is None else clock for clock in clocks) / len(clocks)
 
 
 def _player_names(figure: Figure) -> tuple[str, ...]:

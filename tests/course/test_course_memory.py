@@ -143,9 +143,9 @@ def test_the_recalled_history_turns_the_engine_from_the_repetition():
     def shuffle(move) -> list:
         """The positions of a game that made `move` from `start` and came back to it."""
         after = GAME.play(start, move)
+        fox_back = type(move)(move.end, move.start, None)
         for step in GAME.legal_moves(after):
             there = GAME.play(after, step)
-            fox_back = type(move)(move.end, move.start, None)
             if step.captured is None and fox_back in GAME.legal_moves(there):
                 returned = GAME.play(there, fox_back)
                 geese_back = type(step)(step.end, step.start, None)
