@@ -2,12 +2,14 @@
 every move's time, CPU and note, the load and the code per game, an export that is the
 record of the figure, and the generated page that says whether the figure is current."""
 
+import io
 import json
 import re
 import sqlite3
 import subprocess
 import sys
 import textwrap
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -237,3 +239,80 @@ def test_the_fingerprint_takes_in_the_code_of_the_players_that_are_not_the_game(
     plain = provenance.code_fingerprint("betsy")
     assert provenance.code_fingerprint("betsy", ("aviary:engine", "aviary:textbook")) == plain
     assert provenance.code_fingerprint("betsy", ("aviary:engine", "aviary:mcts")) != plain
+
+
+KERNEL = '''"""A module's docstring."""
+import numpy as np  # the arrays
+
+WEIGHT = 3
+
+
+def score(board):
+    """Why the weight is three: measured."""
+    # a comment on its own line
+    return WEIGHT * np.sum(board == "#")  # a comment after code
+
+
+def clamp(x):
+    if x > 9:
+        x = 9
+    return x
+
+
+class Player:
+    """A class's docstring,
+    on two lines — with a dash."""
+
+    def move(self):
+        """é"""; return 1
+'''
+
+
+def test_the_fingerprint_ignores_comments_docstrings_and_blank_lines():
+    reworded = (KERNEL.replace("A module's docstring.", "Another\n\nmodule docstring.")
+                .replace("# the arrays", "# numpy")
+                .replace("    # a comment on its own line\n", "\n\n    # other words\n")
+                .replace("measured.", "measured in 40 games, 2026-11.")
+                .replace("# a comment after code", "")
+                .replace("with a dash.", "without one.")
+                .replace('"""é"""', '"""ü and more"""'))
+    assert reworded != KERNEL
+    assert provenance.significant_text(reworded) == provenance.significant_text(KERNEL)
+    text = provenance.significant_text(KERNEL)
+    assert "docstring" not in text and "comment" not in text and "\n\n" not in text
+    assert 'np.sum(board == "#")' in text  # a '#' in a string is code
+    assert "        ; return 1" in text  # the code after a docstring stays, indented
+    assert "def move(self):" in text
+
+
+@pytest.mark.parametrize("change", [
+    ("WEIGHT = 3", "WEIGHT = 4"),  # a constant
+    ('board == "#"', 'board == "*"'),  # a string that is not a docstring
+    ("        x = 9\n    return x", "        x = 9\n        return x"),  # indentation
+    ("; return 1", "; return 2"),  # code on a docstring's line
+])
+def test_the_fingerprint_sees_every_change_to_code(change):
+    old, new = change
+    assert old in KERNEL
+    changed = KERNEL.replace(old, new)
+    assert provenance.significant_text(changed) != provenance.significant_text(KERNEL)
+
+
+def test_the_package_reads_the_same_with_a_comment_on_every_line():
+    """Every file of the package, a comment added at the end of each logical line (where
+    the tokenizer ends one, so never inside a string): the same significant text."""
+    package = Path(provenance.__file__).parents[1]
+    files = sorted(package.rglob("*.py"))
+    assert len(files) > 50
+    for path in files:
+        source = path.read_text(encoding="utf-8")
+        lines = source.split("\n")
+        ends = [token.start for token in tokenize.generate_tokens(io.StringIO(source).readline)
+                if token.type == tokenize.NEWLINE and token.string]
+        for row, column in reversed(ends):
+            lines[row - 1] = lines[row - 1][:column] + "  # a note" + lines[row - 1][column:]
+        commented = "\n".join(lines)
+        assert commented != source or not ends
+        text = provenance.significant_text(source)
+        assert provenance.significant_text(commented) == text, path
+        assert "# a note" not in text and all(line.strip() for line in text.splitlines())

@@ -277,7 +277,8 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
         "as fishtest counts them), each move timed against the mover's own clock. "
         "*current* means the code that played every game is the code of this checkout "
         "(same fingerprint of the search core, the game, the arena's move loop and the "
-        "code of a player that is not the game's: a course command's runner, OpenSpiel's); "
+        "code of a player that is not the game's: a course command's runner, OpenSpiel's; "
+        "comments and docstrings aside); "
         "*stale* figures are kept with their date until they are measured again.",
         "",
         "| figure | score (W-D-L) | by side | Elo ±95% | games | date | commit | load | code |",

@@ -10,16 +10,21 @@ say) also the course command's folder (its runner, warm server and memory of the
 game) and the sandbox; with a player for every game (OpenSpiel's MCTS) also that
 player's folder. It is computed from the installed package, so a figure can be
 checked against the code of today's checkout: equal means the code it measured is
-still the code here.
+still the code here. It is taken over the code's text without comments, docstrings
+and blank lines (`significant_text`): a corrected sentence is not a new engine, and
+must not make its figures stale.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib
+import io
 import os
 import platform
 import subprocess
+import tokenize
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -67,15 +72,56 @@ def code_files(game: str, players: tuple[str, ...] = ()) -> list[Path]:
                   if "__pycache__" not in path.parts and path.suffix == ".py")
 
 
+def significant_text(source: str) -> str:
+    """`source` without what cannot change how it runs: comments, docstrings, blank lines
+    and trailing spaces. Indentation and every other character stay.
+
+    Text, not a syntax tree: `ast.dump` and the tokens of an f-string differ between
+    Python versions, and a figure measured on one must be checkable on another.
+    """
+    lines = source.split("\n")
+    cuts: list[tuple[int, int, int, int]] = []  # first line, column, last line, column
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = node.body[0] if node.body else None
+            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str) and first.end_lineno is not None
+                    and first.end_col_offset is not None):
+                cuts.append((first.lineno, _column(lines[first.lineno - 1], first.col_offset),
+                             first.end_lineno,
+                             _column(lines[first.end_lineno - 1], first.end_col_offset)))
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            cuts.append((*token.start, *token.end))
+    for first_line, start, last_line, end in sorted(cuts, reverse=True):  # from the end
+        head, tail = lines[first_line - 1][:start], lines[last_line - 1][end:]
+        lines[first_line - 1:last_line] = [head + tail]
+    return "\n".join(line.rstrip() for line in lines if line.strip())
+
+
+def _column(line: str, offset: int) -> int:
+    """The character column of `ast`'s UTF-8 byte offset in `line`."""
+    return len(line.encode()[:offset].decode())
+
+
 @cache
 def code_fingerprint(game: str, players: tuple[str, ...] = ()) -> str:
-    """16 hex digits over `code_files`: the game's code and that of the players that are
-    not the game's (`player_code`: a program's course command, OpenSpiel's players)."""
+    """16 hex digits over `code_files`' significant text: the game's code and that of the
+    players that are not the game's (`player_code`: a program's course command,
+    OpenSpiel's players)."""
     digest = hashlib.sha256()
     for path in code_files(game, players):
+        stat = path.stat()
         digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes())
+        digest.update(_significant_digest(path, stat.st_mtime_ns, stat.st_size))
     return digest.hexdigest()[:16]
+
+
+@cache
+def _significant_digest(path: Path, mtime_ns: int, size: int) -> bytes:
+    """One file's share of the fingerprint, read once a process (the figures of many
+    games share the search core's files)."""
+    return hashlib.sha256(significant_text(path.read_text(encoding="utf-8")).encode()).digest()
 
 
 def git_commit() -> str:
