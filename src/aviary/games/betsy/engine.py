@@ -10,8 +10,9 @@ search sees that through the game's end (a captured Kingfisher ends the game, an
 the quiescence search tries Kingfisher captures first), not through a huge
 material term. The search runs with null-move pruning (the kernels' `make` knows the
 pass and refuses it to a side with only its Kingfisher and Parakeets, where having to
-move can lose). What each part bought is measured in `benchmarks/betsy_strength.py`
-and written in the README.
+move can lose). What each part bought was measured by games, with a match script
+that is now in git history (docs/games/betsy.md, "Design notes and earlier
+measurements"); today's figures are arena runs on docs/benchmarks.md.
 
 `make_engine(game)` wraps these kernels in the shared anytime engine
 (`aviary.games.engine`).

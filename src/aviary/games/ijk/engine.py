@@ -5,8 +5,9 @@ function of the board): the alpha-beta core searches it with its transposition
 table. Non-deterministic mode adds the chance kernel, and the same core runs
 expectiminimax with Star1/Star2 pruning between `chance_bounds`.
 
-Evaluation (from the side to move; `Weights`, one set per mode, chosen by games
-of `benchmarks/ijk_strength.py`, figures in docs/games/ijk.md):
+Evaluation (from the side to move; `Weights`, one set per mode, chosen by games of
+a match script now in git history, figures in docs/games/ijk.md; today's figures are
+arena runs on docs/benchmarks.md):
 - the course variant is won by the higher highest letter, so each side's highest
   letter counts steeply (highest * 2**level);
 - material: every tile is worth 2**level (the A-tiles it took to build it);
