@@ -1,4 +1,4 @@
-"""The README and docs/ name files of this repository; a reader must find each one.
+"""The README, docs/ and the code name files of this repository; a reader must find each one.
 
 A file that is gone (a script the arena replaced, its logs) may still be named where
 the text says it is history: its section (from one heading to the next) says the
@@ -61,3 +61,15 @@ def test_a_missing_file_outside_a_history_section_is_reported():
                                              "(# Figures) link ../benchmarks/none.jsonl"]
     assert broken_references(page + "Both are in git history.\n", docs) == []
     assert broken_references("# Template\n\n`docs/games/NAME.md`\n", docs) == []
+
+
+def test_every_file_the_code_names_exists():
+    """Docstrings and comments name benchmarks, docs and tests too (where a figure or a
+    choice was measured); such a name must still lead somewhere."""
+    named = {(path.relative_to(ROOT).as_posix(), name)
+             for path in sorted((ROOT / "src").rglob("*.py"))
+             for name in NAMED.findall(path.read_text())
+             if PLACEHOLDER not in name}
+    assert len(named) > 10  # the check reads what it should
+    missing = sorted(f"{where}: {name}" for where, name in named if not exists(name))
+    assert not missing, "files named in the code but missing:\n" + "\n".join(missing)
