@@ -29,7 +29,7 @@ from functools import cache
 from pathlib import Path
 
 from aviary.arena.export import Match, read_export, status
-from aviary.arena.players import own_seconds
+from aviary.arena.players import own_seconds, parse_specs
 from aviary.arena.store import Store
 from aviary.errors import UsageError
 
@@ -207,12 +207,12 @@ def stored_games(db: Path) -> int:
 
 def move_seconds(figure: Figure) -> float:
     """The mean of the two players' clocks: a player's own `time=`, else the figure's."""
-    clocks = [own_seconds(player.partition("=")[2]) for player in figure.players]
+    clocks = [own_seconds(player.spec) for player in parse_specs(list(figure.players))]
     return sum(figure.seconds if clock is None else clock for clock in clocks) / len(clocks)
 
 
 def _player_names(figure: Figure) -> tuple[str, ...]:
-    return tuple(player.partition("=")[0] for player in figure.players)
+    return tuple(player.name for player in parse_specs(list(figure.players)))
 
 
 def estimate(figure: Figure) -> str:
