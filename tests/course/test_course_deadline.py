@@ -1,0 +1,68 @@
+"""A course command run as a shell's last command (`bash -c 'a && b && aviary ...'`).
+
+bash runs the last command of a `-c` string in its own process (no fork), so Linux dates
+the command from the shell's start, before `a` and `b`. The README's first command,
+run that way, once found its whole 5 s gone and answered with the quick move alone.
+"""
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from aviary.search.clock import exit_margin
+
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+
+PYTHON = shlex.quote(sys.executable)
+START8 = "........wwwwwwwwwwwwwwww................bbbbbbbbbbbbbbbb........"
+
+
+def in_bash(script: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+
+
+def test_bash_runs_the_last_command_in_its_own_process():
+    # the premise: the command's process is the shell's, started before the sleep
+    result = in_bash(f"sleep 1.5 && {PYTHON} -c 'from aviary.search.clock import process_age;"
+                     " print(process_age())'")
+    assert float(result.stdout) >= 1.4, result
+
+
+def test_the_deadline_counts_from_the_exec_when_the_fork_is_the_whole_time_back():
+    code = ("import time; from aviary.search.clock import Deadline;"
+            " from aviary.course.runner import course_deadline;"
+            " print(Deadline.for_course(2).remaining(), course_deadline(2).remaining())")
+    result = in_bash(f"sleep 2.5 && {PYTHON} -c '{code}'")
+    by_fork, by_exec = map(float, result.stdout.split())
+    assert by_fork < -0.4  # dated from the shell's start: long gone
+    # from the exec: the 2 s less the margin and this interpreter's start-up (slow on a
+    # busy machine, but not a whole second)
+    assert 0 < by_exec <= 2 - exit_margin(2), result.stdout
+
+
+def test_a_process_started_in_time_keeps_its_start():
+    code = ("from aviary.search.clock import Deadline;"
+            " from aviary.course.runner import course_deadline;"
+            " print(Deadline.for_course(5).at, course_deadline(5).at)")
+    result = in_bash(f"sleep 0.5 && {PYTHON} -c '{code}'")
+    by_fork, chosen = map(float, result.stdout.split())
+    # less than the whole time back: the grader's clock may run (the two are read 10 ms
+    # apart at most: /proc/uptime counts hundredths)
+    assert abs(chosen - by_fork) < 0.02
+
+
+def test_the_course_command_searches_when_run_last_in_a_chain():
+    started = time.monotonic()
+    result = in_bash(f"sleep 2 && AVIARY_NO_WARM=1 {PYTHON} -m aviary pikachu 8 w {START8} 1")
+    took = time.monotonic() - started
+    assert result.returncode == 0, result.stderr
+    # a search answered (the engine, or the fallback search while numba loads), not the
+    # quick move given when no time is left
+    assert re.fullmatch(r"(engine \(depth|fallback \(depth) .+\n", result.stderr), result.stderr
+    assert result.stdout.endswith("\n") and len(result.stdout.splitlines()) >= 1
+    assert took >= 2 + 0.5  # it used its second, less the exit margin
