@@ -12,8 +12,9 @@ from collections.abc import Iterator
 # Course commands run by tests start no warm engine server of their own (it would outlive
 # the test); tests of the warm server turn this off in a private AVIARY_WARM_DIR.
 os.environ["AVIARY_NO_WARM"] = "1"
-# Nor do they read or add to the user's course memory (the game so far, `aviary.course.
-# memory`): a test's move would become another test's history. Its tests turn it on.
+# Nor do they (nor the arena's, which keeps the variable) read or add to the user's course
+# memory (the game so far, `aviary.course.memory`): a test's move would become another
+# test's history. Its own tests turn it on.
 os.environ["AVIARY_NO_MEMORY"] = "1"
 
 

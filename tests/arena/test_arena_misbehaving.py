@@ -91,6 +91,16 @@ def test_programs_are_told_not_to_start_a_warm_server_unless_the_arena_says(monk
     assert run_program([sys.executable, "-c", script], [], Limits(seconds=2)).last_line == "0"
 
 
+def test_the_arenas_choice_about_course_memory_passes_through(monkeypatch):
+    """AVIARY_NO_MEMORY=1 in the arena's environment reaches the course command (the
+    suite sets it, so that no test's move becomes the user's game history)."""
+    script = "import os\nprint(os.environ.get('AVIARY_NO_MEMORY'))\n"
+    monkeypatch.setenv("AVIARY_NO_MEMORY", "1")
+    assert run_program([sys.executable, "-c", script], [], Limits(seconds=2)).last_line == "1"
+    monkeypatch.delenv("AVIARY_NO_MEMORY")
+    assert run_program([sys.executable, "-c", script], [], Limits(seconds=2)).last_line == "None"
+
+
 def test_a_well_behaved_program_plays_a_whole_game_under_the_referee(tmp_path):
     commands = write_programs(tmp_path)
     game = make_game("pikachu", {"n": "7"})

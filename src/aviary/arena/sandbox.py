@@ -47,7 +47,8 @@ _DRAIN = 0.2  # seconds to collect output already written when the program ends
 
 # Passed through from the arena's environment; everything else is dropped.
 KEPT_VARIABLES = ("PATH", "HOME", "LANG", "LC_ALL", "TZ", "USER", "LOGNAME",
-                  "AVIARY_NO_WARM", "AVIARY_WARM_DIR")  # the course commands' warm server
+                  "AVIARY_NO_WARM", "AVIARY_WARM_DIR",  # the course commands' warm server
+                  "AVIARY_NO_MEMORY")  # and their memory of the game so far
 
 
 @dataclass(frozen=True)
