@@ -360,15 +360,15 @@ def course_deadline(seconds: float) -> Deadline:
     """This command's deadline: SECONDS from its process's start (`Deadline.for_course`),
     or, when that start lies SECONDS or more back, from the start of its program.
 
-    Linux dates a process from its fork, and a shell running `a && b && aviary ...` as
-    `bash -c` (a Dockerfile's RUN, a CI step) runs its last command in its own process:
-    the command then dates from before `a` and `b`, and found its whole time gone (the
-    README's first command, run that way, answered with the quick move alone). A grader
-    whose clock started at the fork would have taken the last line by then, so its clock
-    started at the exec. Linux does not record the exec's time: the command counts its
-    CPU time and its waits for a core instead. The shell's share of those is a few
-    milliseconds (it slept, waiting for its commands); what they miss is the command's own
-    sleeps in start-up (files read from a cold disk).
+    Linux dates a process from its fork, and bash running `a && b && aviary ...` as
+    `bash -c` (ssh's remote command; `sh -c` where sh is bash) runs the last command in
+    its own process: the command then dates from before `a` and `b`, and found its whole
+    time gone (the README's first command, run that way, answered with the quick move
+    alone). A grader whose clock started at the fork would have taken the last line by
+    then, so its clock started at the exec. Linux does not record the exec's time: the
+    command counts its CPU time and its waits for a core instead. The shell's share of
+    those is a few milliseconds (it slept, waiting for its commands); what they miss is
+    the command's own sleeps in start-up (files read from a cold disk).
     """
     deadline = Deadline.for_course(seconds)
     gone = time.monotonic() - deadline.started
