@@ -20,7 +20,6 @@ clock as the engine; time odds give the engine a tenth of the opponent's time.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import subprocess
 import sys
@@ -31,7 +30,7 @@ from pathlib import Path
 from aviary.arena.export import Match, read_export, status
 from aviary.arena.players import own_seconds, parse_specs
 from aviary.arena.store import Store
-from aviary.errors import UsageError
+from aviary.errors import ArgumentParser, UsageError
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -270,11 +269,11 @@ def page() -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = ArgumentParser(prog="strength", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
     commands.add_parser("list", help="the figures and their matches")
     played = commands.add_parser("run", help="play or continue a figure's match, then export")
-    played.add_argument("ids", nargs="+", choices=sorted(BY_ID), metavar="ID")
+    played.add_argument("ids", nargs="+", metavar="ID", help="figures, as `list` names them")
     played.add_argument("--jobs", type=int, help="games at once (default: the figure's, "
                         "1 for the engine's matches, 2 for the course command's)")
     played.add_argument("--again", action="store_true",
@@ -282,6 +281,10 @@ def main() -> int:
                         "record first (the committed record stays in git's history)")
     commands.add_parser("page", help="regenerate docs/benchmarks.md and the README table")
     args = parser.parse_args()
+    unknown = [figure_id for figure_id in getattr(args, "ids", []) if figure_id not in BY_ID]
+    if unknown:
+        raise UsageError(f"strength run: no figure {', '.join(map(repr, unknown))}; "
+                         "`strength.py list` names them")
     if args.command == "list":
         for figure in FIGURES:
             print(f"{figure.id:32} {progress(figure):66} {figure.title}")
@@ -312,6 +315,8 @@ def main() -> int:
 if __name__ == "__main__":
     try:
         sys.exit(main())
-    except UsageError as error:  # a record that is not an arena export: one line, exit 2
-        print(f"strength: {error}", file=sys.stderr)
+    except UsageError as error:  # bad arguments, a record that is not an export: one line
+        message = str(error)
+        print(message if message.startswith("strength") else f"strength: {message}",
+              file=sys.stderr)
         sys.exit(2)

@@ -181,6 +181,19 @@ def test_a_record_that_is_not_an_export_is_one_line_and_exit_2(tmp_path):
         assert "Traceback" not in result.stderr
 
 
+def test_bad_arguments_are_one_line_and_exit_2():
+    script = ROOT / "benchmarks" / "strength.py"
+    for words, says in ((["run", "no-such-figure"], "no figure 'no-such-figure'"),
+                        (["bogus"], "invalid choice: 'bogus'"),
+                        ([], "required: command"),
+                        (["run", "--jobs", "x", "pikachu-n8-1s"], "invalid int value: 'x'")):
+        result = subprocess.run([sys.executable, str(script), *words], capture_output=True,
+                                text=True, timeout=120)
+        assert result.returncode == 2 and result.stdout == "", words
+        assert result.stderr.count("\n") == 1 and says in result.stderr, result.stderr
+        assert result.stderr.startswith("strength")
+
+
 def test_a_program_a_figure_names_is_written_from_the_checkout_root():
     """The arena stores a program's path absolute, as it was on the measuring machine; the
     page names it from the root of this checkout, so its reproduce lines run here."""
