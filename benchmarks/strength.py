@@ -23,6 +23,7 @@ from __future__ import annotations
 import statistics
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -141,29 +142,60 @@ def run(figure: Figure, jobs: int | None) -> None:
         # a failed set-up (no warm server) would measure another setting than the title says
         subprocess.run(figure.setup, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     try:
-        _play(figure, db, export, figure.jobs if jobs is None else jobs)
+        with KeepWarm(figure):
+            _play(figure, db, export, figure.jobs if jobs is None else jobs)
     except (KeyboardInterrupt, subprocess.CalledProcessError):
         if db.exists():
             arena("export", str(db), "--out", str(export), "--force")
         raise
-    finally:
-        _check_warm_server(figure)
     arena("export", str(db), "--out", str(export), "--force")
 
 
-def _check_warm_server(figure: Figure) -> None:
-    """Say so when a figure's warm server is gone by the match's end. The arena's programs
-    may not start one (it would outlive their move), and a server stops when aviary's
-    files change on disk, so an edit during the match leaves every later move to the
-    command's own engine child: not what the figure's title says."""
-    if figure.setup[1:3] != ("warm", "start"):
-        return
-    server = subprocess.run([*figure.setup[:2], "status"], cwd=ROOT, capture_output=True,
-                            text=True)
-    if server.returncode != 0 or not server.stdout.lstrip().startswith("{"):
-        print(f"strength: warning: {figure.id}'s warm server was not running at the end "
-              "(stopped by an edit of aviary's files?); moves since then were answered "
-              "without it", file=sys.stderr)
+class KeepWarm:
+    """While a figure's match runs, starts its warm server again whenever it has stopped.
+
+    The arena's programs may not start one (it would outlive their move), and a server
+    stops itself when aviary's files change on disk (even a docstring: it compares their
+    bytes), so an edit during a match left every later move to the command's own engine
+    child, not what the figure's title says (it happened: 4 games of a Pikachu figure
+    answered by the fallback). Now at most `PERIOD` seconds of moves are; each move's
+    note in the record says what answered it, and the count of restarts is printed.
+    """
+
+    PERIOD = 10.0  # seconds between looks (each a short `aviary warm status`)
+
+    def __init__(self, figure: Figure, period: float = PERIOD) -> None:
+        self.figure, self.period = figure, period
+        self.restarts = 0
+        self._done = threading.Event()
+        self._watcher: threading.Thread | None = None
+
+    def __enter__(self) -> KeepWarm:
+        if self.figure.setup[1:3] == ("warm", "start"):
+            self._watcher = threading.Thread(target=self._watch, daemon=True)
+            self._watcher.start()
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self._done.set()
+        if self._watcher is not None:
+            self._watcher.join()
+        if self.restarts:
+            print(f"strength: warning: {self.figure.id}'s warm server had stopped (an edit of "
+                  f"aviary's files?) and was started again {self.restarts} time(s); the "
+                  "moves in between were answered without it", file=sys.stderr)
+
+    def running(self) -> bool:
+        server = subprocess.run([*self.figure.setup[:2], "status"], cwd=ROOT,
+                                capture_output=True, text=True)
+        return server.returncode == 0 and server.stdout.lstrip().startswith("{")
+
+    def _watch(self) -> None:
+        while not self._done.wait(self.period):
+            if not self.running():  # (a server still stopping refuses a start: next look)
+                subprocess.run(self.figure.setup, cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+                self.restarts += self.running()
 
 
 def _play(figure: Figure, db: Path, export: Path, jobs: int) -> None:

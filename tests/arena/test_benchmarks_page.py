@@ -1,11 +1,16 @@
 """docs/benchmarks.md and the README's summary table are what the committed exports give
 today: a stale figure (its code changed) shows as stale until it is measured again."""
 
+import dataclasses
+import importlib.util
 import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from aviary.arena.export import (
     README_END,
@@ -55,6 +60,16 @@ def test_the_figures_list_says_how_far_each_record_is():
             assert re.search(r"\d+/\d+ games, (current|stale)", line), line
         else:  # or a match started here and not yet exported
             assert "not played" in line or "games in its database" in line, line
+
+
+def load_strength():
+    """benchmarks/strength.py as a module (benchmarks/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("strength", ROOT / "benchmarks" / "strength.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["strength"] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
 
 
 def strength_copy(tmp_path):
@@ -192,6 +207,35 @@ def test_bad_arguments_are_one_line_and_exit_2():
         assert result.returncode == 2 and result.stdout == "", words
         assert result.stderr.count("\n") == 1 and says in result.stderr, result.stderr
         assert result.stderr.startswith("strength")
+
+
+def test_a_warm_server_that_stops_during_a_match_is_started_again(tmp_path, monkeypatch,
+                                                                 capsys):
+    """A real server in a private folder, stopped as an edit of aviary's files stops it."""
+    aviary = Path(sys.executable).parent / "aviary"
+    if not aviary.exists():
+        pytest.skip("needs the installed `aviary` command beside this Python")
+    strength = load_strength()
+    monkeypatch.setenv("AVIARY_WARM_DIR", str(tmp_path / "warm"))
+    figure = dataclasses.replace(strength.BY_ID["course-pikachu-n8-slow"],
+                                 setup=(str(aviary), "warm", "start", "--idle", "2", "--lazy"))
+    subprocess.run(figure.setup, check=True, capture_output=True, timeout=120)
+    try:
+        with strength.KeepWarm(figure, period=0.2) as keeper:
+            assert keeper.running()
+            subprocess.run([str(aviary), "warm", "stop"], check=True, capture_output=True,
+                           timeout=60)
+            deadline = time.monotonic() + 60
+            while keeper.restarts == 0 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert keeper.restarts == 1 and keeper.running()
+        assert "started again 1 time(s)" in capsys.readouterr().err
+        # a figure without a warm server is not watched
+        with strength.KeepWarm(strength.BY_ID["pikachu-n8-1s"], period=0.01) as idle:
+            time.sleep(0.1)
+        assert idle.restarts == 0 and idle._watcher is None
+    finally:
+        subprocess.run([str(aviary), "warm", "stop"], capture_output=True, timeout=60)
 
 
 def test_a_program_a_figure_names_is_written_from_the_checkout_root():
