@@ -26,31 +26,33 @@ def in_bash(script: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
 
 
+def printed_after(sleep: float, *expressions: str) -> list[float]:
+    """The values of `expressions`, printed by a Python that bash runs last after `sleep`."""
+    code = ("from aviary.search.clock import Deadline, process_age;"
+            " from aviary.course.runner import course_deadline;"
+            f" print({', '.join(expressions)})")
+    result = in_bash(f"sleep {sleep} && {PYTHON} -c '{code}'")
+    assert result.returncode == 0, result.stderr
+    return [float(word) for word in result.stdout.split()]
+
+
 def test_bash_runs_the_last_command_in_its_own_process():
     # the premise: the command's process is the shell's, started before the sleep
-    result = in_bash(f"sleep 1.5 && {PYTHON} -c 'from aviary.search.clock import process_age;"
-                     " print(process_age())'")
-    assert float(result.stdout) >= 1.4, result
+    [age] = printed_after(1.5, "process_age()")
+    assert age >= 1.4
 
 
 def test_the_deadline_counts_from_the_exec_when_the_fork_is_the_whole_time_back():
-    code = ("import time; from aviary.search.clock import Deadline;"
-            " from aviary.course.runner import course_deadline;"
-            " print(Deadline.for_course(2).remaining(), course_deadline(2).remaining())")
-    result = in_bash(f"sleep 2.5 && {PYTHON} -c '{code}'")
-    by_fork, by_exec = map(float, result.stdout.split())
+    by_fork, by_exec = printed_after(2.5, "Deadline.for_course(2).remaining()",
+                                     "course_deadline(2).remaining()")
     assert by_fork < -0.4  # dated from the shell's start: long gone
     # from the exec: the 2 s less the margin and this interpreter's start-up (slow on a
     # busy machine, but not a whole second)
-    assert 0 < by_exec <= 2 - exit_margin(2), result.stdout
+    assert 0 < by_exec <= 2 - exit_margin(2), (by_fork, by_exec)
 
 
 def test_a_process_started_in_time_keeps_its_start():
-    code = ("from aviary.search.clock import Deadline;"
-            " from aviary.course.runner import course_deadline;"
-            " print(Deadline.for_course(5).at, course_deadline(5).at)")
-    result = in_bash(f"sleep 0.5 && {PYTHON} -c '{code}'")
-    by_fork, chosen = map(float, result.stdout.split())
+    by_fork, chosen = printed_after(0.5, "Deadline.for_course(5).at", "course_deadline(5).at")
     # less than the whole time back: the grader's clock may run (the two are read 10 ms
     # apart at most: /proc/uptime counts hundredths)
     assert abs(chosen - by_fork) < 0.02
