@@ -195,7 +195,8 @@ class KeepWarm:
             if not self.running():  # (a server still stopping refuses a start: next look)
                 subprocess.run(self.figure.setup, cwd=ROOT, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
-                self.restarts += self.running()
+                if self.running():
+                    self.restarts += 1
 
 
 def _play(figure: Figure, db: Path, export: Path, jobs: int) -> None:
