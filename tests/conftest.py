@@ -3,11 +3,11 @@ game folders can import its helper modules (`course_clock`)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
+import shutil
+import tempfile
 import time
-from collections.abc import Iterator
 
 # Course commands run by tests start no warm engine server of their own (it would outlive
 # the test); tests of the warm server turn this off in a private AVIARY_WARM_DIR.
@@ -16,18 +16,12 @@ os.environ["AVIARY_NO_WARM"] = "1"
 # memory (the game so far, `aviary.course.memory`): a test's move would become another
 # test's history. Its own tests turn it on.
 os.environ["AVIARY_NO_MEMORY"] = "1"
-
-
-@contextlib.contextmanager
-def _default_warm_folder() -> Iterator[None]:
-    """Where a course command run with a clean environment (the arena's sandbox drops
-    AVIARY_NO_WARM and AVIARY_WARM_DIR) starts its warm server."""
-    saved = os.environ.pop("AVIARY_WARM_DIR", None)
-    try:
-        yield
-    finally:
-        if saved is not None:
-            os.environ["AVIARY_WARM_DIR"] = saved
+# Nor do they talk to a warm server the user has running (README command 1 leaves one for
+# ten minutes): its engines would answer at once, and a test of the command's own timing
+# would measure the server. The session gets a folder of its own (mode 0700, as the
+# server requires), which the arena's sandbox passes on to the programs it starts.
+SESSION_WARM_FOLDER = tempfile.mkdtemp(prefix="aviary-tests-")
+os.environ["AVIARY_WARM_DIR"] = SESSION_WARM_FOLDER
 
 
 def _status() -> dict | None:
@@ -57,22 +51,14 @@ def _starting() -> bool:
     return False
 
 
-def pytest_sessionstart(session):
-    with _default_warm_folder():
-        session.config.warm_server_before = (_status() or {}).get("pid")
-
-
 def pytest_sessionfinish(session, exitstatus):
-    """Stop the warm server a course command of this session started in the default
-    folder: running this code, started by a course command, not there before."""
+    """Stop a warm server that a test left in the session's folder, then remove it."""
     from aviary.course import warm_server as warm
 
-    with _default_warm_folder():
-        deadline = time.monotonic() + 120
-        while _starting() and time.monotonic() < deadline:
-            time.sleep(0.5)
-        running = _status()
-        if (running is not None and running.get("pid") != session.config.warm_server_before
-                and running.get("code") == warm.code_digest()
-                and running.get("started_by") == "a course command"):
-            warm.request({"command": "stop"})
+    os.environ["AVIARY_WARM_DIR"] = SESSION_WARM_FOLDER  # as at the start, whatever a test did
+    deadline = time.monotonic() + 120
+    while _starting() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    if _status() is not None:
+        warm.request({"command": "stop"})
+    shutil.rmtree(SESSION_WARM_FOLDER, ignore_errors=True)

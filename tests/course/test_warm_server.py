@@ -235,3 +235,15 @@ def test_kill_stops_the_server_cleanly(env):
     assert not (Path(env["AVIARY_WARM_DIR"]) / "warm.sock").exists()
     assert "stopped after serving 0 requests" in \
         (Path(env["AVIARY_WARM_DIR"]) / "warm.log").read_text()
+
+
+def test_the_suite_keeps_its_course_commands_away_from_the_users_warm_server():
+    """README command 1 leaves a warm server in the default folder for ten minutes; the
+    suite's course commands must not reach it (their timing tests would measure the
+    server). conftest gives the session a private folder instead."""
+    from aviary.course import warm_server as warm
+
+    folder = warm.socket_path().parent
+    assert folder != Path(f"/tmp/aviary-{os.getuid()}")
+    assert folder == Path(os.environ["AVIARY_WARM_DIR"])
+    assert folder.is_dir() and folder.stat().st_mode & 0o077 == 0
