@@ -23,13 +23,12 @@ wall-clock rates are printed too.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 
 from aviary.games.betsy import engine, rules
 from aviary.games.betsy.tables import PST
 from aviary.search.alphabeta import MATE
-from measure import compare, engine_rate, perft_ratio
+from measure import compare, engine_rate, perft_ratio, python_alphabeta, random_positions
 
 REPEATS = 5
 VALUE = {"P": 100, "N": 320, "B": 330, "R": 500, "Q": 900, "K": 0}
@@ -38,18 +37,10 @@ KIND = {"P": 1, "N": 2, "B": 3, "R": 4, "Q": 5, "K": 6}
 
 def middle_games(count: int, diagonal: bool, seed: int = 11) -> list[rules.Position]:
     """Positions 16-30 random plies from the start with every piece kind still around."""
-    chooser = random.Random(seed)
-    found: list[rules.Position] = []
-    while len(found) < count:
-        position = rules.start_position(diagonal)
-        for _ in range(chooser.randint(16, 30)):
-            moves = rules.legal_moves(position)
-            if not moves:
-                break
-            position = rules.play(position, chooser.choice(moves))
-        if rules.winner(position) is None and sum(p != "." for p in position.board) >= 24:
-            found.append(position)
-    return found
+    return random_positions(lambda _: rules.start_position(diagonal), rules.legal_moves,
+                            rules.play, lambda position: rules.winner(position) is None
+                            and sum(p != "." for p in position.board) >= 24,
+                            count, (16, 30), seed)
 
 
 def plain_evaluate(position: rules.Position) -> int:
@@ -65,30 +56,13 @@ def plain_evaluate(position: rules.Position) -> int:
     return white if position.player == "w" else -white
 
 
-def python_alphabeta(position: rules.Position, depth: int, ply: int, alpha: int, beta: int,
-                     counter: list[int]) -> int:
-    """The textbook opponent's search in pure Python over rules.py (same scores)."""
-    counter[0] += 1
+def decided(position: rules.Position, ply: int) -> int | None:
+    """A side without its Kingfisher has lost."""
     white, black = rules.kingfishers(position)
-    if not white or not black:
-        mine = white if position.player == "w" else black
-        return MATE - ply if mine else -MATE + ply
-    if depth == 0:
-        return plain_evaluate(position)
-    moves = rules.legal_moves(position)
-    if not moves:
-        return -MATE + ply
-    best = -2 * MATE
-    for move in moves:
-        score = -python_alphabeta(rules.play(position, move), depth - 1, ply + 1, -beta, -alpha,
-                                  counter)
-        if score > best:
-            best = score
-            if score > alpha:
-                alpha = score
-                if alpha >= beta:
-                    break
-    return best
+    if white and black:
+        return None
+    mine = white if position.player == "w" else black
+    return MATE - ply if mine else -MATE + ply
 
 
 def main() -> int:
@@ -113,7 +87,7 @@ def main() -> int:
           f"bar: >= 1,000,000; wall clock: {nodes / wall:,.0f} nodes/s)")
 
     compare(engine.make_textbook(rules.Betsy(kingfisher=args.kingfisher)), positions,
-            args.plain_depth, REPEATS, python_alphabeta)
+            args.plain_depth, REPEATS, python_alphabeta(rules, decided, plain_evaluate))
     return 0
 
 

@@ -22,30 +22,21 @@ cores do not dilute them; wall-clock rates are printed too.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 
 from aviary.games.foxgeese import engine, rules
 from aviary.search.alphabeta import MATE
-from measure import compare, engine_rate, perft_ratio
+from measure import compare, engine_rate, perft_ratio, python_alphabeta, random_positions
 
 REPEATS = 20
 
 
 def middle_games(count: int, seed: int = 11) -> list[rules.Position]:
     """Positions 10-40 random plies into either variant (shrinking board on) still going."""
-    chooser = random.Random(seed)
-    found: list[rules.Position] = []
-    while len(found) < count:
-        position = rules.start_position(rules.VARIANTS[len(found) % 2], shrink=True)
-        for _ in range(chooser.randint(10, 40)):
-            moves = rules.legal_moves(position)
-            if not moves:
-                break
-            position = rules.play(position, chooser.choice(moves))
-        if rules.outcome(position) is None:
-            found.append(position)
-    return found
+    return random_positions(
+        lambda found: rules.start_position(rules.VARIANTS[found % 2], shrink=True),
+        rules.legal_moves, rules.play, lambda position: rules.outcome(position) is None,
+        count, (10, 40), seed)
 
 
 def plain_evaluate(position: rules.Position) -> int:
@@ -58,32 +49,13 @@ def plain_evaluate(position: rules.Position) -> int:
     return foxes if position.player == "f" else -foxes
 
 
-def python_alphabeta(position: rules.Position, depth: int, ply: int, alpha: int, beta: int,
-                     counter: list[int]) -> int:
-    """The textbook opponent's search in pure Python over rules.py (same scores)."""
-    counter[0] += 1
-    decided = rules.result(position)
-    if decided is not None:
-        won = decided[0]
+def decided(position: rules.Position, ply: int) -> int | None:
+    """The piece-count result, or the move limit's draw."""
+    result = rules.result(position)
+    if result is not None:
+        won = result[0]
         return 0 if won is None else MATE - ply if won == position.player else -MATE + ply
-    if position.ply >= rules.MOVE_LIMIT:
-        return 0
-    if depth == 0:
-        return plain_evaluate(position)
-    moves = rules.legal_moves(position)
-    if not moves:
-        return -MATE + ply
-    best = -2 * MATE
-    for move in moves:
-        score = -python_alphabeta(rules.play(position, move), depth - 1, ply + 1, -beta, -alpha,
-                                  counter)
-        if score > best:
-            best = score
-            if score > alpha:
-                alpha = score
-                if alpha >= beta:
-                    break
-    return best
+    return 0 if position.ply >= rules.MOVE_LIMIT else None
 
 
 def main() -> int:
@@ -107,7 +79,7 @@ def main() -> int:
           f"wall clock: {nodes / wall:,.0f} nodes/s)")
 
     compare(engine.make_textbook(rules.FoxGeese()), positions, args.plain_depth, REPEATS,
-            python_alphabeta)
+            python_alphabeta(rules, decided, plain_evaluate))
     return 0
 
 

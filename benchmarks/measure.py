@@ -1,11 +1,13 @@
 """What the board games' speed benchmarks measure alike, written once.
 
+- `random_positions`: seeded positions some random plies into a game, for the others;
 - `perft_ratio`: leaves/s of the kernels' perft against rules.py's pure-Python perft,
   the same positions and depths, leaf counts checked equal;
 - `engine_rate`: the engine's search nodes/s to a fixed depth, each position cold;
 - `compare`: the textbook alpha-beta compiled against the same search in pure
-  Python, like for like: the same positions, the same depth, the same plain
-  evaluation, and the scores checked equal, so the ratio measures only the compiling.
+  Python (`python_alphabeta` writes it over a game's rules.py), like for like: the
+  same positions, the same depth, the same plain evaluation, and the scores checked
+  equal, so the ratio measures only the compiling.
 
 Times are the CPU seconds of this thread (`timed`), so other processes competing for
 the cores do not dilute the rates; wall-clock rates are printed beside them.
@@ -13,12 +15,15 @@ the cores do not dilute the rates; wall-clock rates are printed beside them.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from aviary.search.alphabeta import MATE
 from aviary.search.clock import Limit
+
+Position = TypeVar("Position")
 
 
 def timed(function, *args):  # type: ignore[no-untyped-def]
@@ -26,6 +31,58 @@ def timed(function, *args):  # type: ignore[no-untyped-def]
     started = time.thread_time()
     result = function(*args)
     return result, time.thread_time() - started
+
+
+def random_positions(start: Callable[[int], Position],
+                     legal_moves: Callable[[Position], Sequence[Any]],
+                     play: Callable[[Position, Any], Position], keep: Callable[[Position], bool],
+                     count: int, plies: tuple[int, int], seed: int) -> list[Position]:
+    """`count` positions, each a random number of plies in `plies` of random moves from
+    `start(how many found so far)`, kept only if `keep` says so (the same every run)."""
+    chooser = random.Random(seed)
+    found: list[Position] = []
+    while len(found) < count:
+        position = start(len(found))
+        for _ in range(chooser.randint(*plies)):
+            moves = legal_moves(position)
+            if not moves:
+                break
+            position = play(position, chooser.choice(moves))
+        if keep(position):
+            found.append(position)
+    return found
+
+
+def python_alphabeta(rules: Any, decided: Callable[[Any, int], int | None],
+                     evaluate: Callable[[Any], int]) -> Callable[..., int]:
+    """The textbook opponent's search in pure Python over a game's rules.py: negamax
+    alpha-beta, moves in rules.py's order, `decided(position, ply)` for a finished
+    game's score, `evaluate` at depth 0, and a mover with no move lost."""
+
+    def search(position: Any, depth: int, ply: int, alpha: int, beta: int,
+               counter: list[int]) -> int:
+        counter[0] += 1
+        score = decided(position, ply)
+        if score is not None:
+            return score
+        if depth == 0:
+            return evaluate(position)
+        moves = rules.legal_moves(position)
+        if not moves:
+            return -MATE + ply
+        best = -2 * MATE
+        for move in moves:
+            score = -search(rules.play(position, move), depth - 1, ply + 1, -beta, -alpha,
+                            counter)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    return search
 
 
 def perft_ratio(rules_perft: Callable[[Any, int], int], kernel_perft: Callable[[Any, int], int],

@@ -19,29 +19,19 @@ wall-clock rates are printed too.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 
 from aviary.games.pikachu import engine, rules
-from measure import engine_rate, perft_ratio
+from measure import engine_rate, perft_ratio, random_positions
 
 REPEATS = 20
 
 
 def middle_games(count: int, n: int = 8, seed: int = 11) -> list[rules.Position]:
     """Positions 14-30 random plies from the start in which the game is still on."""
-    chooser = random.Random(seed)
-    found: list[rules.Position] = []
-    while len(found) < count:
-        position = rules.start_position(n)
-        for _ in range(chooser.randint(14, 30)):
-            moves = rules.legal_moves(position)
-            if not moves:
-                break
-            position = rules.play(position, chooser.choice(moves))
-        if rules.winner(position) is None:
-            found.append(position)
-    return found
+    return random_positions(lambda _: rules.start_position(n), rules.legal_moves, rules.play,
+                            lambda position: rules.winner(position) is None,
+                            count, (14, 30), seed)
 
 
 def main() -> int:
