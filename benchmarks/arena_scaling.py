@@ -12,13 +12,15 @@ arena warns about it: games that share a core lose time).
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from aviary.errors import ArgumentParser
+from script import run_main
 
 
 def games_per_minute(jobs: int, games: int, seconds: float, backend: str) -> float:
@@ -34,7 +36,7 @@ def games_per_minute(jobs: int, games: int, seconds: float, backend: str) -> flo
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", default="1,2,4", help="comma-separated games at once")
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--time", type=float, default=0.05, help="seconds a move")
@@ -53,4 +55,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

@@ -13,15 +13,15 @@ arena match, not for this speed benchmark.
 
 from __future__ import annotations
 
-import argparse
 import statistics
-import sys
 import time
 
+from aviary.errors import ArgumentParser
 from aviary.games.betsy import engine, rules
 from aviary.games.engine import Engine
 from aviary.search.clock import Limit
 from betsy_speed import middle_games
+from script import run_main
 
 
 def cold_search(player: Engine[rules.Position, rules.Move], position: rules.Position,
@@ -34,7 +34,7 @@ def cold_search(player: Engine[rules.Position, rules.Move], position: rules.Posi
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--depth", type=int, default=9, help="the fixed depth")
     parser.add_argument("--time", type=float, default=0.2, help="the fixed seconds a search")
@@ -77,4 +77,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

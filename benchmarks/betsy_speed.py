@@ -22,13 +22,12 @@ wall-clock rates are printed too.
 
 from __future__ import annotations
 
-import argparse
-import sys
-
+from aviary.errors import ArgumentParser
 from aviary.games.betsy import engine, rules
 from aviary.games.betsy.tables import PST
 from aviary.search.alphabeta import MATE
 from measure import compare, engine_rate, perft_ratio, python_alphabeta, random_positions
+from script import run_main
 
 REPEATS = 5
 VALUE = {"P": 100, "N": 320, "B": 330, "R": 500, "Q": 900, "K": 0}
@@ -66,7 +65,7 @@ def decided(position: rules.Position, ply: int) -> int | None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--depth", type=int, default=8, help="engine search depth")
     parser.add_argument("--perft-depth", type=int, default=3)
@@ -92,4 +91,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

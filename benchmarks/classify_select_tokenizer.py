@@ -11,7 +11,6 @@ fewer features). The table is printed best first.
 from __future__ import annotations
 
 import itertools
-import sys
 import time
 from pathlib import Path
 
@@ -19,6 +18,8 @@ from aviary.classify.data import read_labeled
 from aviary.classify.evaluate import cross_validate_grid
 from aviary.classify.naive_bayes import NaiveBayes
 from aviary.classify.tokenize import Tokenizer
+from aviary.errors import ArgumentParser
+from script import run_main
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAR_NGRAMS = [(0, 0), (3, 5), (2, 5), (3, 6)]
@@ -30,7 +31,10 @@ SETTINGS = [(event, alpha) for event in ("multinomial", "bernoulli")
 
 
 def main() -> int:
-    data = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "data"
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", nargs="?", type=Path, default=ROOT.parent / "shared" / "data",
+                        help="folder holding tweets.location.train.txt (default ../shared/data)")
+    data = parser.parse_args().data
     train = read_labeled(data / "tweets.location.train.txt")
     rows = []
     started = time.perf_counter()
@@ -60,4 +64,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_main(main)

@@ -54,6 +54,8 @@ from aviary.classify.defaults import ALPHA_CHOICES, AUTO_EVENT_MODELS, CHOICE_FO
 from aviary.classify.evaluate import accuracy, choose_settings, cross_validate, fold_indices
 from aviary.classify.naive_bayes import NaiveBayes
 from aviary.classify.tokenize import Tokenizer
+from aviary.errors import ArgumentParser, UsageError
+from script import run_main
 
 ROOT = Path(__file__).resolve().parents[1]
 Predictor = Callable[[Sequence[str], Sequence[str], Sequence[str]], list[str]]
@@ -161,7 +163,7 @@ def load(options: argparse.Namespace, scratch: Path) -> tuple[Labeled, Labeled, 
         what = f"generated twelve-city files (seeds {options.seed}, {options.seed + 1})"
     elif options.train or options.test:
         if not (options.train and options.test):
-            raise SystemExit("give both --train and --test")
+            raise UsageError("classify_vs_sklearn.py: give both --train and --test")
         train_path, test_path = Path(options.train), Path(options.test)
         what = f"{train_path} / {test_path}"
     else:
@@ -173,7 +175,7 @@ def load(options: argparse.Namespace, scratch: Path) -> tuple[Labeled, Labeled, 
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="?", help="folder holding the course tweet files")
     parser.add_argument("--train", help="your own training file ('LABEL text...' lines)")
     parser.add_argument("--test", help="your own test file")
@@ -229,4 +231,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    run_main(lambda: main(sys.argv[1:]))

@@ -19,7 +19,6 @@ and prints the share of engine-or-table answers per game and setting, with the l
 
 from __future__ import annotations
 
-import argparse
 import collections
 import os
 import random
@@ -29,7 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from aviary.errors import ArgumentParser
 from aviary.games import registry
+from script import run_main
 
 # numba's import slowed by AVIARY_SLOW_NUMBA seconds: `sitecustomize.py` in this folder
 SLOW_MACHINE = Path(__file__).resolve().parent / "slow_machine"
@@ -74,7 +75,7 @@ def answered_by(name: str, words: list[str], arguments: list[str], seconds: floa
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--positions", type=int, default=6)
     parser.add_argument("--slow", type=float, default=0.45,
@@ -123,4 +124,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -11,14 +11,15 @@ the command's last stderr line (engine, table or fallback) and the result.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
 
+from aviary.errors import ArgumentParser
 from aviary.games import registry
 from aviary.games.match import Match
 from course_answers import SLOW_MACHINE
+from script import run_main
 
 BOARD = "....K......R.....................q............b..n.....r......k."
 
@@ -51,7 +52,7 @@ def play(env: dict[str, str], seconds: float, plies: int, verbose: bool) -> tupl
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--plies", type=int, default=20)
@@ -69,4 +70,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -11,7 +11,6 @@ and when its first answer arrived after process start.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import statistics
@@ -19,7 +18,9 @@ import subprocess
 import sys
 import time
 
+from aviary.errors import ArgumentParser
 from aviary.games import registry
+from script import run_main
 
 
 def positions(game_name: str, count: int, seed: int) -> list[list[str]]:
@@ -55,7 +56,7 @@ def summary(label: str, results: list[tuple[float | None, float]]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="pikachu")
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--moves", type=int, default=10)
@@ -76,4 +77,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

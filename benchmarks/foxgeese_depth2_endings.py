@@ -32,7 +32,6 @@ tie-break) wins against the depth-2 player within 50, 100, 200... plies.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections import Counter
@@ -45,7 +44,9 @@ from aviary.games.foxgeese import depth2, endgame, engine, odds, odds_kernels, r
 from aviary.games.match import Match
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from aviary.errors import ArgumentParser
 from foxgeese_trace import opening  # noqa: E402  (the same seeded openings)
+from script import run_main
 
 CLASSIC = rules.FoxGeese()  # the classic game, no shrinking board
 
@@ -132,7 +133,7 @@ def report_chances(count: int, chances: np.ndarray, plies: int) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--time", type=float, default=0.1, help="the engine's seconds per move")
     parser.add_argument("--seed", type=int, default=2026)
@@ -193,4 +194,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

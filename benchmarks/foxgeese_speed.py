@@ -21,12 +21,11 @@ cores do not dilute them; wall-clock rates are printed too.
 
 from __future__ import annotations
 
-import argparse
-import sys
-
+from aviary.errors import ArgumentParser
 from aviary.games.foxgeese import engine, rules
 from aviary.search.alphabeta import MATE
 from measure import compare, engine_rate, perft_ratio, python_alphabeta, random_positions
+from script import run_main
 
 REPEATS = 20
 
@@ -59,7 +58,7 @@ def decided(position: rules.Position, ply: int) -> int | None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--depth", type=int, default=10, help="engine search depth")
     parser.add_argument("--perft-depth", type=int, default=4)
@@ -84,4 +83,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

@@ -17,11 +17,12 @@ whether the tables come, and how late.
 
 from __future__ import annotations
 
-import argparse
 import random
 
+from aviary.errors import ArgumentParser
 from aviary.games.foxgeese import depth2, endgame, engine, odds, rules, shapes
 from aviary.games.match import Match
+from script import run_main
 
 TEXTBOOK = engine.make_textbook(rules.FoxGeese())
 ENGINE = engine.make_engine(rules.FoxGeese())
@@ -84,7 +85,7 @@ def trace(pair: int, shrink: bool, seconds: float, seed: int, geese: str) -> Non
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", default="1", help="comma-separated pair numbers (1-based)")
     parser.add_argument("--time", type=float, default=1.0, help="seconds per move, both sides")
     parser.add_argument("--seed", type=int, default=2026, help="the openings' seed")
@@ -107,4 +108,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_main(main)

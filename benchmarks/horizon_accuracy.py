@@ -31,9 +31,11 @@ import argparse
 
 import numpy as np
 
+from aviary.errors import ArgumentParser
 from aviary.horizon import find_ridges
 from aviary.horizon.model import RidgeModel
 from aviary.horizon.synthetic import generate
+from script import run_main
 
 TUNING_SEEDS = (
     range(0, 240), range(1000, 1120), range(2000, 2120), range(3000, 3120), range(5000, 5240),
@@ -43,7 +45,7 @@ HELD_OUT_IMAGES = 480
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--images", type=int, default=HELD_OUT_IMAGES)
     parser.add_argument("--first-seed", type=int, default=HELD_OUT_FIRST_SEED,
                         help=f"first seed (default {HELD_OUT_FIRST_SEED}: the held-out range)")
@@ -115,4 +117,4 @@ def measure(model: RidgeModel, seeds: list[int], args: argparse.Namespace, title
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -12,16 +12,17 @@ ground truth ships with the photos, so this sheet is for a person to judge.
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw
 
+from aviary.errors import ArgumentParser, UsageError
 from aviary.horizon import find_ridges
 from aviary.horizon.draw import BLUE, GREEN, RED, draw_line
 from aviary.horizon.model import RidgeModel
+from script import run_main
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parents[1] / "shared" / "data" / "mountains"
@@ -47,7 +48,7 @@ def panel(path: Path, points: list[tuple[int, int]], model: RidgeModel) -> Image
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, default=Path("out/horizon_sheet.png"))
     parser.add_argument("--texture-penalty", type=float, default=RidgeModel.texture_penalty,
@@ -62,7 +63,7 @@ def main() -> None:
         model = model.earlier()
     photos = sorted(args.data.glob("*.jpg"))
     if not photos:
-        raise SystemExit(f"no .jpg photos in {args.data}")
+        raise UsageError(f"horizon_contact_sheet.py: no .jpg photos in {args.data}")
     pins = json.loads((HERE / "horizon_course_points.json").read_text())
     panels = [panel(p, [tuple(pt) for pt in pins.get(p.name, [])], model) for p in photos]
     cell_w = max(p.width for p in panels)
@@ -78,4 +79,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

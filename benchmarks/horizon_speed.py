@@ -19,17 +19,18 @@ Kernels are compiled (or loaded from the numba cache) before timing.
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Callable
 
 import numpy as np
 
+from aviary.errors import ArgumentParser
 from aviary.horizon import find_ridges
 from aviary.horizon.estimators import decode, warmup
 from aviary.horizon.model import RidgeModel, edge_scores, prepare
 from aviary.horizon.synthetic import generate
 from aviary.horizon.viterbi import banded_viterbi, viterbi_full_reference
+from script import run_main
 
 
 def best_time(run: Callable[[], object], repeats: int) -> float:
@@ -58,7 +59,7 @@ def final_emission(rgb: np.ndarray, model: RidgeModel) -> tuple[np.ndarray, np.n
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--photos", type=int, default=40,
                         help="photos for the mean time at 256x192 (seed 0 alone is a slow one)")
@@ -113,4 +114,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

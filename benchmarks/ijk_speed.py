@@ -17,19 +17,19 @@ cores do not dilute them.
 
 from __future__ import annotations
 
-import argparse
 import random
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
+from aviary.errors import ArgumentParser
 from aviary.games.ijk import engine, kernels, rules
 from aviary.games.ijk.rules import IJK
 from aviary.search import expectimax
 from aviary.search.alphabeta import Workspace
 from aviary.search.clock import Limit
 from aviary.search.deepening import iterate
+from script import run_main
 
 
 def timed(function: Callable[..., Any], *args: Any) -> tuple[Any, float]:
@@ -100,7 +100,7 @@ def search(game: IJK, positions: list[rules.Position], depth: int, tt_bits: int 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--moves", type=int, default=20_000, help="playout moves per side")
     parser.add_argument("--det-depth", type=int, default=10)
@@ -144,4 +144,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

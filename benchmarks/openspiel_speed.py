@@ -14,12 +14,13 @@ CPU rate holds on a busy machine). The engine's rate is its own report's `nps`.
 
 from __future__ import annotations
 
-import argparse
 import time
 from typing import Any
 
+from aviary.errors import ArgumentParser
 from aviary.games import registry
 from aviary.search.clock import Limit
+from script import run_main
 
 
 def configurations() -> list[tuple[str, dict[str, Any]]]:
@@ -50,7 +51,7 @@ def measure(name: str, settings: dict[str, Any], seconds: float) -> dict[str, fl
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
     args = parser.parse_args()
     print(f"{'game':<32} {'MCTS sims':>9} {'sims/s':>8} {'sims/CPU s':>10} "
@@ -65,4 +66,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

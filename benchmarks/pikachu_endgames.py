@@ -16,15 +16,16 @@ engine with the tables switched off (search alone), as before the tables existed
 
 from __future__ import annotations
 
-import argparse
 import random
 import time
 
 import numpy as np
 
+from aviary.errors import ArgumentParser
 from aviary.games import registry
 from aviary.games.match import Match
 from aviary.games.pikachu import endgame, rules
+from script import run_main
 
 
 def won_positions(mover: int, other: int, count: int, seed: int,
@@ -65,7 +66,7 @@ def play_out(start: rules.Position, seconds: float, tables: endgame.Use | None,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=100, help="won positions per balance")
     parser.add_argument("--time", type=float, default=0.5, help="engine seconds per move")
     parser.add_argument("--baseline-positions", type=int, default=10,
@@ -141,4 +142,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -18,11 +18,10 @@ wall-clock rates are printed too.
 
 from __future__ import annotations
 
-import argparse
-import sys
-
+from aviary.errors import ArgumentParser
 from aviary.games.pikachu import engine, rules
 from measure import engine_rate, perft_ratio, random_positions
+from script import run_main
 
 REPEATS = 20
 
@@ -35,7 +34,7 @@ def middle_games(count: int, n: int = 8, seed: int = 11) -> list[rules.Position]
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--depth", type=int, default=9, help="engine search depth")
     parser.add_argument("--perft-depth", type=int, default=3)
@@ -55,4 +54,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

@@ -20,7 +20,6 @@ and "wins" (wins and losses by distance: bounds +-MATE, so Star1 has little room
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
@@ -30,9 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "searc
 
 import toy_games as toy  # noqa: E402
 
+from aviary.errors import ArgumentParser
 from aviary.search import expectimax  # noqa: E402
 from aviary.search.alphabeta import Workspace  # noqa: E402
 from aviary.search.clock import Limit  # noqa: E402
+from script import run_main
 
 WAYS = {  # name: (tt_bits, pruning)
     "plain": (0, None),
@@ -81,7 +82,7 @@ def measure(way: str, position: toy.RaceState, depth: int) -> tuple[int, int, fl
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=7, help="player moves searched")
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--goal", type=int, default=12)
@@ -115,4 +116,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

@@ -23,7 +23,6 @@ Timings on a shared machine are noisy and pessimistic.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -31,6 +30,9 @@ import tempfile
 import time
 
 import numpy as np
+
+from aviary.errors import ArgumentParser
+from script import run_main
 
 COLD_SOLVE = """
 import time
@@ -121,7 +123,7 @@ def decision_latency(decisions: int) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=2000)
     parser.add_argument("--skip-cold", action="store_true", help="skip the cold-compile solve")
     parser.add_argument("--skip-reference", action="store_true",
@@ -138,4 +140,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

@@ -16,16 +16,16 @@ after the last roll take the open category with the most points now.
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
 from collections import Counter
 from typing import Any
 
 import numpy as np
 
+from aviary.errors import ArgumentParser
 from aviary.games.sebastian.driver import SlotDice, mean_with_ci, play_game
 from aviary.games.sebastian.rules import CATEGORIES, score
+from script import run_main
 
 EXACT_OPTIMUM = 245.8708
 
@@ -54,7 +54,7 @@ class GreedyPlayer:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
@@ -80,4 +80,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

@@ -14,16 +14,16 @@ is printed before and after: figures taken under overload are not figures.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
-import sys
 import time
 from typing import Any
 
+from aviary.errors import ArgumentParser
 from aviary.games import registry
 from aviary.games.match import Match
 from aviary.search.clock import Limit, budget
+from script import run_main
 
 CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = [
     ("pikachu", {}),
@@ -72,7 +72,7 @@ def measure(name: str, settings: dict[str, Any], moves: int, seconds: float,
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=10)
     parser.add_argument("--time", type=float, default=1.0, help="seconds a move")
     parser.add_argument("--seed", type=int, default=24)
@@ -86,4 +86,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

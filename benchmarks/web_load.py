@@ -12,7 +12,6 @@ loaded p95 to the lone game's.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -25,6 +24,9 @@ import urllib.request
 from pathlib import Path
 
 from websockets.asyncio.client import connect
+
+from aviary.errors import ArgumentParser
+from script import run_main
 
 ROOT = Path(__file__).resolve().parents[1]
 MARGIN = 0.2  # the bar: each move within its time per move plus this
@@ -98,7 +100,7 @@ def summary(name: str, latencies: list[float], searched: list[float], errors: li
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--moves", type=int, default=12, help="engine moves per game")
     parser.add_argument("--seconds", type=float, default=1.0, help="time per move")
@@ -137,4 +139,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

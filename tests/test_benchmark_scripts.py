@@ -1,0 +1,67 @@
+"""The benchmark scripts refuse bad arguments as `aviary` does: one line, exit 2.
+
+Every script in benchmarks/ is a command someone types; a typo must not answer with
+argparse's usage text and a second line, or a traceback. Most scripts import numba
+kernels before they parse, so only two quick ones run here as real processes; the rest
+are checked from their source (they parse with `aviary.errors.ArgumentParser` and start
+through `script.run_main`).
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+HELPERS = {"measure.py", "script.py"}  # imported by the scripts, not run
+
+
+def _scripts() -> list[Path]:
+    return sorted(path for path in BENCHMARKS.glob("*.py") if path.name not in HELPERS)
+
+
+def _main_block(tree: ast.Module) -> ast.If | None:
+    for node in tree.body:
+        if (isinstance(node, ast.If) and isinstance(node.test, ast.Compare)
+                and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__"):
+            return node
+    return None
+
+
+def test_there_are_scripts_to_check() -> None:
+    assert len(_scripts()) >= 20
+
+
+@pytest.mark.parametrize("path", _scripts(), ids=lambda path: path.name)
+def test_each_script_parses_with_the_one_line_parser(path: Path) -> None:
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    plain = [node.lineno for node in ast.walk(tree)
+             if isinstance(node, ast.Attribute) and node.attr == "ArgumentParser"
+             and isinstance(node.value, ast.Name) and node.value.id == "argparse"]
+    assert plain == [], f"{path.name} builds argparse.ArgumentParser (lines {plain})"
+    block = _main_block(tree)
+    assert block is not None, f"{path.name} has no `if __name__ == \"__main__\"` block"
+    called = {node.func.id for node in ast.walk(block)
+              if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    handled = any(isinstance(node, ast.ExceptHandler) and isinstance(node.type, ast.Name)
+                  and node.type.id == "UsageError" for node in ast.walk(block))
+    assert "run_main" in called or handled, (
+        f"{path.name} starts main without script.run_main or a UsageError handler")
+
+
+@pytest.mark.parametrize("arguments", [["--no-such-flag"], ["--moves", "many"]],
+                         ids=["unknown-flag", "bad-number"])
+@pytest.mark.parametrize("script", ["textbook_clock.py", "course_startup.py"])
+def test_a_bad_argument_is_one_line_and_status_2(script: str, arguments: list[str]) -> None:
+    result = subprocess.run([sys.executable, str(BENCHMARKS / script), *arguments],
+                            capture_output=True, text=True, timeout=120, cwd=BENCHMARKS)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"{script}: ") and "Traceback" not in result.stderr
