@@ -9,6 +9,8 @@ import shutil
 import tempfile
 import time
 
+import pytest
+
 # Course commands run by tests start no warm engine server of their own (it would outlive
 # the test); tests of the warm server turn this off in a private AVIARY_WARM_DIR.
 os.environ["AVIARY_NO_WARM"] = "1"
@@ -22,6 +24,20 @@ os.environ["AVIARY_NO_MEMORY"] = "1"
 # server requires), which the arena's sandbox passes on to the programs it starts.
 SESSION_WARM_FOLDER = tempfile.mkdtemp(prefix="aviary-tests-")
 os.environ["AVIARY_WARM_DIR"] = SESSION_WARM_FOLDER
+
+
+@pytest.fixture(scope="session")
+def session_cache(tmp_path_factory):
+    """AVIARY_CACHE_DIR for the session's tests that build cached tables, never the user's:
+    Sebastian's solve, done once here for its own tests and the web's."""
+    path = tmp_path_factory.mktemp("aviary-cache")
+    previous = os.environ.get("AVIARY_CACHE_DIR")
+    os.environ["AVIARY_CACHE_DIR"] = str(path)
+    yield path
+    if previous is None:
+        os.environ.pop("AVIARY_CACHE_DIR", None)
+    else:
+        os.environ["AVIARY_CACHE_DIR"] = previous
 
 
 def _status() -> dict | None:

@@ -1,8 +1,7 @@
-"""One app per test session (engines stay compiled), an endgame to play, the Sebastian cache."""
+"""One app per test session (engines stay compiled), an endgame to play."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import warnings
@@ -21,18 +20,6 @@ def endgame_board() -> str:
     cells = ["."] * 49
     cells[3], cells[45], cells[40] = "w", "B", "b"
     return "".join(cells)
-
-
-@pytest.fixture(scope="session")
-def web_cache(tmp_path_factory):
-    path = tmp_path_factory.mktemp("aviary-web-cache")
-    previous = os.environ.get("AVIARY_CACHE_DIR")
-    os.environ["AVIARY_CACHE_DIR"] = str(path)
-    yield path
-    if previous is None:
-        os.environ.pop("AVIARY_CACHE_DIR", None)
-    else:
-        os.environ["AVIARY_CACHE_DIR"] = previous
 
 
 @pytest.fixture(scope="session")

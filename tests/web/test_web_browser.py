@@ -73,7 +73,7 @@ def serve(folder: Path, *options: str):
 
 
 @pytest.fixture(scope="module")
-def bare_server(web_cache, tmp_path_factory):
+def bare_server(session_cache, tmp_path_factory):
     """`aviary serve` started without a classifier or an arena database."""
     url, process, log = serve(tmp_path_factory.mktemp("bare"), "--workers", "1")
     yield url
@@ -83,7 +83,7 @@ def bare_server(web_cache, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def server(web_cache, arena_db, tmp_path_factory):
+def server(session_cache, arena_db, tmp_path_factory):
     """`aviary serve` in a child process, as a user starts it."""
     folder = tmp_path_factory.mktemp("serve")
     train = folder / "train.txt"

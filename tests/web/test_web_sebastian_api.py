@@ -9,7 +9,7 @@ from aviary.games.sebastian.rules import BONUS_POINTS, CATEGORIES, NUMBERS
 
 
 @pytest.fixture(scope="module")
-def seb(client, web_cache):
+def seb(client, session_cache):
     def call(action, body, status=200):
         response = client.post(f"/api/sebastian/{action}", json=body)
         assert response.status_code == status, response.text

@@ -34,8 +34,8 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(args, tmp_path):
     assert list(tmp_path.iterdir()) == []  # refused before any solving
 
 
-def test_play_ends_with_the_course_summary_line(solution, sebastian_cache):
-    result = run_sebastian("play", "--games", "20", "--seed", "4", cache=sebastian_cache)
+def test_play_ends_with_the_course_summary_line(solution, session_cache):
+    result = run_sebastian("play", "--games", "20", "--seed", "4", cache=session_cache)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     words = lines[-1].split()
@@ -46,9 +46,9 @@ def test_play_ends_with_the_course_summary_line(solution, sebastian_cache):
     assert any(line.startswith("Bonus rate:") for line in lines)
 
 
-def test_advise_lists_the_top_five_choices_best_first(solution, sebastian_cache):
+def test_advise_lists_the_top_five_choices_best_first(solution, session_cache):
     result = run_sebastian("advise", "--dice", "1", "3", "3", "4", "6", "--roll", "1",
-                           "--filled", "primis,company", "--upper", "3", cache=sebastian_cache)
+                           "--filled", "primis,company", "--upper", "3", cache=session_cache)
     assert result.returncode == 0, result.stderr
     rows = [line for line in result.stdout.splitlines() if line[:4].strip().endswith(".")]
     assert len(rows) == 5
@@ -56,15 +56,15 @@ def test_advise_lists_the_top_five_choices_best_first(solution, sebastian_cache)
     assert values == sorted(values, reverse=True)
 
 
-def test_advise_on_the_third_roll_names_categories(solution, sebastian_cache):
+def test_advise_on_the_third_roll_names_categories(solution, session_cache):
     result = run_sebastian("advise", "--dice", "5", "5", "5", "5", "5", "--roll", "3",
-                           "--score", "0", cache=sebastian_cache)
+                           "--score", "0", cache=session_cache)
     assert result.returncode == 0, result.stderr
     rows = [line for line in result.stdout.splitlines() if line.strip().startswith("1.")]
     assert rows[0].split()[1] == "quintuplicatam"
 
 
-def test_solve_prints_the_exact_figures(solution, sebastian_cache):
-    result = run_sebastian("solve", cache=sebastian_cache)
+def test_solve_prints_the_exact_figures(solution, session_cache):
+    result = run_sebastian("solve", cache=session_cache)
     assert result.returncode == 0, result.stderr
     assert "245.8708" in result.stdout and "39.8" in result.stdout and "69.0%" in result.stdout

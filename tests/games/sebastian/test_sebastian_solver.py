@@ -85,9 +85,9 @@ def test_compiled_solver_equals_the_numpy_reference_on_endgames(solution):
     np.testing.assert_allclose(values[states], solution.values[states, MEAN], atol=1e-9)
 
 
-def test_the_table_is_cached_and_reused(solution, sebastian_cache):
+def test_the_table_is_cached_and_reused(solution, session_cache):
     path = table_cache.table_path()
-    assert path.parent == sebastian_cache and path.exists()
+    assert path.parent == session_cache and path.exists()
     again = table_cache.load_solution()
     np.testing.assert_array_equal(again.values, solution.values)
     assert again.mean == solution.mean
