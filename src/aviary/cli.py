@@ -23,7 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "warmup": ("aviary.warmup", "compile every numba kernel ahead of time"),
     "play": ("aviary.play", "play a game in the terminal against its engine, or watch"),
     "warm": ("aviary.course.warm_server",
-             "a warm engine server that course commands reuse: start, stop"),
+             "a warm engine server that course commands reuse: start, stop, status"),
     "classify": ("aviary.classify.command", "Naive Bayes text classification (course TRAIN TEST)"),
     "horizon": ("aviary.horizon.command", "Viterbi ridge lines in mountain photos"),
     "arena": ("aviary.arena.command", "tournaments between programs, ratings, SQLite results"),

@@ -145,7 +145,8 @@ def built() -> bool:
 
 
 def deep_warmup() -> None:
-    """Build the odds of every shape unless they are cached: minutes, about 1.5 GB."""
+    """Build the odds of every shape unless they are cached: about half an hour, 6.6 GB
+    at the peak (docs/games/foxgeese.md)."""
     for shape in shapes.SHAPES:
         if any(load(count, shape) is None for count in endgame.COUNTS):
             build(endgame.COUNTS, shape)
