@@ -113,10 +113,11 @@ def test_best_move_raises_when_there_is_no_legal_move():
         engine.make_textbook(rules.FoxGeese()).best_move(walled, depth=2)
 
 
-def test_the_foxes_count_going_on_far_above_a_return_once_no_elephant_is_left():
+def test_the_side_that_must_make_progress_counts_going_on_far_above_a_return():
     """A return to an earlier position scores 0 in the search; the contempt is how far
-    above it each side counts going on. Geese only on the bottom row: their climb value,
-    which also differs between the sides' searches, is 0 there."""
+    above it each side counts going on: far above for the lone fox of the classic game
+    and for the geese while they have elephants. Geese only on the bottom row: their
+    climb value, which also differs between the sides' searches, is 0 there."""
 
     def contempts(pos: rules.Position) -> int:
         state = kernels.search_state(pos)  # the foxes to move: their search
@@ -128,8 +129,30 @@ def test_the_foxes_count_going_on_far_above_a_return_once_no_elephant_is_left():
     assert contempts(lone_fox) == engine.FOX_CONTEMPT + engine.CONTEMPT
     with_elephants = position("f", "elephants", r2c0="F", r2c6="F", r6c2="E", r6c3="G",
                               r6c4="E")
-    assert contempts(with_elephants) == 2 * engine.CONTEMPT
+    assert contempts(with_elephants) == engine.CONTEMPT + engine.GEESE_CONTEMPT
     assert engine.FOX_CONTEMPT > 2 * engine.CONTEMPT
+    assert engine.GEESE_CONTEMPT > 2 * engine.CONTEMPT
+
+
+def test_the_elephant_geese_go_on_rather_than_return_to_an_earlier_position():
+    """Game 40 of `foxgeese-elephants-shrink-1s` (and of `foxgeese-elephants-1s`): the
+    geese, two geese down after the random opening but with three elephants, walked an
+    elephant g5-g4 and back (the fox a3-a4 and back) for 590 plies to a draw on the
+    move limit.
+    Their evaluation there is below 0 by more than the old contempt, and the search
+    scores a return as 0. Here are four plies of that cycle: the geese must play
+    something new."""
+    cycle = ["##...####...##F.........F...E.GEGGE##GG.####GGG##",
+             "##...####...##F.........F..EE.GEGG.##GG.####GGG##",
+             "##...####...##.......F..F..EE.GEGG.##GG.####GGG##",
+             "##...####...##.......F..F...E.GEGGE##GG.####GGG##"]
+    history = [rules.Position(board, "gf"[i % 2], 299 + i, True)  # type: ignore[arg-type]
+               for i, board in enumerate(cycle)]
+    now = rules.Position(cycle[0], "g", 303, True)
+    seen = {(state.board, state.player) for state in history}
+    move = ENGINE.best_move(now, depth=6, history=history)
+    after = rules.play(now, move)
+    assert (after.board, after.player) not in seen, move
 
 
 def _pocket(pos: rules.Position) -> int:

@@ -48,6 +48,13 @@ rules have none), and the fox, which must capture ten geese inside the move limi
 now counts one as far below going on: it looks for positions the game has not seen.
 The classic fox on the shrinking board, pairs 11-20 of the strength benchmark at a
 fixed 1,000,000 nodes a move: 70% (4 wins, 6 draws) with 60, 85% (7, 3) with 300.
+
+The geese have the same need while an elephant stands (`GEESE_CONTEMPT`): with
+elephants they are the side that wins, and their evaluation can sit below 0 by more
+than `CONTEMPT` in positions they should still press (two geese down after a random
+opening, with three elephants: material counts the foxes ahead). Then a return scored
+0 beat every way forward, and in game 40 of the elephant figures the geese walked an
+elephant up and back for 590 plies to a draw on the move limit.
 """
 
 from __future__ import annotations
@@ -100,6 +107,7 @@ POCKET_SIZE = 10
 JITTER = 64  # a power of two: the tie-break's range (see `jitter`)
 CONTEMPT = 60  # the searching side's bonus: it shuns draws (repetitions, the move limit)
 FOX_CONTEMPT = 300  # the foxes' bonus once no elephant is left: they must make progress
+GEESE_CONTEMPT = 300  # the geese's bonus while an elephant stands: they must make progress
 
 COL_0 = np.int64(sum(1 << (r * 7) for r in range(7)))
 COL_6 = np.int64(sum(1 << (r * 7 + 6) for r in range(7)))
@@ -232,7 +240,7 @@ def evaluate(state):
     if 0 <= cut_off < POCKET_SIZE:
         score -= POCKET * (POCKET_SIZE - cut_off)
     if state[ROOT_SIDE] < 0:
-        score -= CONTEMPT
+        score -= CONTEMPT if elephants == 0 else GEESE_CONTEMPT
     else:
         score += FOX_CONTEMPT if elephants == 0 else CONTEMPT
     score += jitter(state[KEY_SLOT], state[ROOT_PLY])
