@@ -20,6 +20,7 @@ clock as the engine; time odds give the engine a tenth of the opponent's time.
 
 from __future__ import annotations
 
+import signal
 import statistics
 import subprocess
 import sys
@@ -125,7 +126,28 @@ BY_ID = {figure.id: figure for figure in FIGURES}
 
 
 def arena(*words: str) -> None:
-    subprocess.run([*AVIARY, *words], check=True, cwd=ROOT)  # players' paths are the checkout's
+    """`aviary arena WORDS`, run from the checkout's root (players' paths are the checkout's).
+
+    The arena runs in a process group of its own, and a stop reaches it from here: each
+    Ctrl-C (or SIGINT or SIGTERM sent to this script) is passed on as one SIGINT. On the
+    first the arena stores every finished game and stops; a second makes it quit at once.
+    `subprocess.run` killed it 0.25 s after a Ctrl-C instead, whatever it was doing
+    (storing a game, say), and Python's resource tracker then warned of its killed
+    workers' semaphores.
+    """
+    process = subprocess.Popen([*AVIARY, *words], cwd=ROOT, process_group=0)
+    interrupted = False
+    while True:
+        try:
+            code = process.wait()
+            break
+        except KeyboardInterrupt:
+            interrupted = True
+            process.send_signal(signal.SIGINT)
+    if interrupted:
+        raise KeyboardInterrupt
+    if code:
+        raise subprocess.CalledProcessError(code, process.args)
 
 
 def record_paths(figure: Figure) -> tuple[Path, Path]:
@@ -346,6 +368,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stops a match as Ctrl-C does
     try:
         sys.exit(main())
     except UsageError as error:  # bad arguments, a record that is not an export: one line

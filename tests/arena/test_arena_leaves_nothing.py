@@ -1,4 +1,5 @@
-"""`kill -9` or Ctrl-C of a real `aviary arena run` leaves no process and no temporary folder.
+"""`kill -9` or Ctrl-C of a real `aviary arena run` leaves no process and no temporary folder;
+a stop of benchmarks/strength.py reaches the arena it runs as the arena's own Ctrl-C.
 
 The arena runs with its own TMPDIR, so the moves' working folders it makes are the only
 entries there; its processes are found by that TMPDIR in their environment (workers and
@@ -95,4 +96,48 @@ def test_ctrl_c_of_the_arena_leaves_no_process_and_no_folder(tmp_path):
     os.killpg(arena.pid, signal.SIGINT)  # the whole group, as a terminal's Ctrl-C does
     _, err = arena.communicate(timeout=30)
     assert arena.returncode == 130 and "Traceback" not in err, err
+    assert settle(scratch, tmp_path) == ([], [])
+
+
+# benchmarks/strength.py's `arena`, called as its `run` calls it (benchmarks/ is no package)
+STRENGTH_ARENA = (
+    "import importlib.util, sys\n"
+    "spec = importlib.util.spec_from_file_location('strength', sys.argv[1])\n"
+    "strength = importlib.util.module_from_spec(spec)\n"
+    "sys.modules['strength'] = strength\n"
+    "spec.loader.exec_module(strength)\n"
+    "try:\n"
+    "    strength.arena(*sys.argv[2:])\n"
+    "except KeyboardInterrupt:\n"
+    "    sys.exit(130)\n"
+)
+
+
+@pytest.mark.slow
+def test_a_stop_of_the_strength_script_reaches_its_arena_as_its_own_ctrl_c(tmp_path):
+    """`kill -INT` of benchmarks/strength.py alone (how a long figure is stopped from
+    another shell) is passed on to its arena, which stops as on a Ctrl-C of its own:
+    finished games stored, nothing left behind. It used to be killed 0.25 s later
+    instead, whatever it was doing, with a resource-tracker warning after it."""
+    commands = write_programs(tmp_path)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    root = Path(__file__).resolve().parents[2]
+    script = subprocess.Popen(
+        [sys.executable, "-c", STRENGTH_ARENA, str(root / "benchmarks" / "strength.py"),
+         "run", "--time", "20", "--games", "4", "--max-plies", "6", "--jobs", "2",
+         "--db", str(tmp_path / "results.sqlite"),
+         f"sleepy={commands['sleeper']}", f"sleepier={commands['sleeper']}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        env={**os.environ, "TMPDIR": str(scratch)})
+    deadline = time.monotonic() + 120
+    while programs_running(tmp_path / "sleeper.py") < 2:  # both workers in a move
+        assert script.poll() is None, script.stderr.read() if script.stderr else ""
+        assert time.monotonic() < deadline, "no move started"
+        time.sleep(0.05)
+    os.kill(script.pid, signal.SIGINT)  # the script alone, not its arena
+    _, err = script.communicate(timeout=60)
+    assert script.returncode == 130, err
+    assert "aviary arena: SIGINT: stopping" in err and "stopped by SIGINT" in err, err
+    assert "SIGINT again" not in err and "leaked" not in err and "Traceback" not in err, err
     assert settle(scratch, tmp_path) == ([], [])
