@@ -73,18 +73,21 @@ def write_programs(directory: Path) -> dict[str, str]:
     return commands
 
 
-def processes_mentioning(text: str) -> list[int]:
-    """Live (non-zombie) processes whose command line contains `text` (a /proc scan)."""
+def processes_mentioning(text: str, *, environment: bool = False) -> list[int]:
+    """Live (non-zombie) processes whose command line (or, with `environment`, also
+    their environment) contains `text` (a /proc scan)."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) == os.getpid():
             continue
         try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ")
+            seen = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ")
+            if environment:
+                seen += Path(f"/proc/{entry}/environ").read_bytes()
             state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if text.encode() in cmdline and state != "Z":
+        if text.encode() in seen and state != "Z":
             found.append(int(entry))
     return found
 

@@ -16,26 +16,9 @@ import time
 from pathlib import Path
 
 import pytest
-from arena_programs import write_programs
+from arena_programs import processes_mentioning, write_programs
 
 SETTLE = 5.0  # seconds "within a few seconds" allows for the processes to go
-
-
-def processes_of(marker: str) -> list[int]:
-    """Live processes with `marker` in their command line or environment (a /proc scan)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            seen = (Path(f"/proc/{entry}/cmdline").read_bytes()
-                    + Path(f"/proc/{entry}/environ").read_bytes())
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if marker.encode() in seen and state != "Z":
-            found.append(int(entry))
-    return found
 
 
 def programs_running(program: Path) -> int:
@@ -48,30 +31,35 @@ def programs_running(program: Path) -> int:
     return count
 
 
-def start(tmp_path: Path) -> tuple[subprocess.Popen, Path]:
-    """An arena whose two workers are each in the middle of a move of a slow program."""
+ARENA = (sys.executable, "-m", "aviary", "arena")
+
+
+def start(tmp_path: Path, arena: tuple[str, ...] = ARENA) -> tuple[subprocess.Popen, Path]:
+    """An arena whose two workers are each in the middle of a move of a slow program
+    (`arena`: the command that runs `aviary arena`)."""
     commands = write_programs(tmp_path)
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    arena = subprocess.Popen(
-        [sys.executable, "-m", "aviary", "arena", "run", "--time", "20", "--games", "4",
-         "--max-plies", "6", "--jobs", "2", "--db", str(tmp_path / "results.sqlite"),
+    process = subprocess.Popen(
+        [*arena, "run", "--time", "20", "--games", "4", "--max-plies", "6", "--jobs", "2",
+         "--db", str(tmp_path / "results.sqlite"),
          f"sleepy={commands['sleeper']}", f"sleepier={commands['sleeper']}"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
         env={**os.environ, "TMPDIR": str(scratch)})
     deadline = time.monotonic() + 120
     while programs_running(tmp_path / "sleeper.py") < 2:  # both workers in a move
-        assert arena.poll() is None, arena.stderr.read() if arena.stderr else ""
+        assert process.poll() is None, process.stderr.read() if process.stderr else ""
         assert time.monotonic() < deadline, "no move started"
         time.sleep(0.05)
-    return arena, scratch
+    return process, scratch
 
 
 def settle(scratch: Path, tmp_path: Path) -> tuple[list[int], list[str]]:
     """The processes and folders still there after up to SETTLE seconds (then killed)."""
     deadline = time.monotonic() + SETTLE
     while True:
-        left = sorted(set(processes_of(str(scratch)) + processes_of(str(tmp_path))))
+        left = sorted(set(processes_mentioning(str(scratch), environment=True)
+                           + processes_mentioning(str(tmp_path), environment=True)))
         folders = sorted(path.name for path in scratch.iterdir())
         if (not left and not folders) or time.monotonic() > deadline:
             break
@@ -116,25 +104,11 @@ STRENGTH_ARENA = (
 @pytest.mark.slow
 def test_a_stop_of_the_strength_script_reaches_its_arena_as_its_own_ctrl_c(tmp_path):
     """`kill -INT` of benchmarks/strength.py alone (how a long figure is stopped from
-    another shell) is passed on to its arena, which stops as on a Ctrl-C of its own:
-    finished games stored, nothing left behind. It used to be killed 0.25 s later
-    instead, whatever it was doing, with a resource-tracker warning after it."""
-    commands = write_programs(tmp_path)
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    root = Path(__file__).resolve().parents[2]
-    script = subprocess.Popen(
-        [sys.executable, "-c", STRENGTH_ARENA, str(root / "benchmarks" / "strength.py"),
-         "run", "--time", "20", "--games", "4", "--max-plies", "6", "--jobs", "2",
-         "--db", str(tmp_path / "results.sqlite"),
-         f"sleepy={commands['sleeper']}", f"sleepier={commands['sleeper']}"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        env={**os.environ, "TMPDIR": str(scratch)})
-    deadline = time.monotonic() + 120
-    while programs_running(tmp_path / "sleeper.py") < 2:  # both workers in a move
-        assert script.poll() is None, script.stderr.read() if script.stderr else ""
-        assert time.monotonic() < deadline, "no move started"
-        time.sleep(0.05)
+    another shell) is passed on to its arena, which stops as on a Ctrl-C of its own
+    (storing every finished game first) and leaves nothing behind. It used to be killed
+    0.25 s later instead, whatever it was doing, with a resource-tracker warning after it."""
+    strength = Path(__file__).resolve().parents[2] / "benchmarks" / "strength.py"
+    script, scratch = start(tmp_path, (sys.executable, "-c", STRENGTH_ARENA, str(strength)))
     os.kill(script.pid, signal.SIGINT)  # the script alone, not its arena
     _, err = script.communicate(timeout=60)
     assert script.returncode == 130, err
