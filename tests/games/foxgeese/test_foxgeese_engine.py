@@ -135,10 +135,9 @@ def test_the_side_that_must_make_progress_counts_going_on_far_above_a_return():
 
 
 def test_the_elephant_geese_go_on_rather_than_return_to_an_earlier_position():
-    """Game 40 of `foxgeese-elephants-shrink-1s` (and of `foxgeese-elephants-1s`): the
-    geese, two geese down after the random opening but with three elephants, walked an
-    elephant g5-g4 and back (the fox a3-a4 and back) for 590 plies to a draw on the
-    move limit.
+    """Game 40 of both elephant figures as measured on 2026-11-27 and 28: the geese, two
+    geese down after the random opening but with three elephants, walked an elephant
+    g5-g4 and back (a fox a3-a4 and back) for 590 plies to a draw on the move limit.
     Their evaluation there is below 0 by more than the old contempt, and the search
     scores a return as 0. Here are four plies of that cycle: the geese must play
     something new."""

@@ -53,8 +53,8 @@ The geese have the same need while an elephant stands (`GEESE_CONTEMPT`): with
 elephants they are the side that wins, and their evaluation can sit below 0 by more
 than `CONTEMPT` in positions they should still press (two geese down after a random
 opening, with three elephants: material counts the foxes ahead). Then a return scored
-0 beat every way forward, and in game 40 of the elephant figures the geese walked an
-elephant up and back for 590 plies to a draw on the move limit.
+0 beat every way forward: in game 40 of both elephant figures of 2026-11-27/28 the
+geese walked an elephant up and back for 590 plies to a draw on the move limit.
 """
 
 from __future__ import annotations
