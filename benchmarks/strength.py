@@ -368,7 +368,10 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stops a match as Ctrl-C does
+    # SIGINT and SIGTERM stop a match as Ctrl-C does, also where a shell started this in the
+    # background with SIGINT ignored (the arena it runs handles both in any case)
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, signal.default_int_handler)
     try:
         sys.exit(main())
     except UsageError as error:  # bad arguments, a record that is not an export: one line

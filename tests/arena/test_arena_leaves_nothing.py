@@ -87,9 +87,11 @@ def test_ctrl_c_of_the_arena_leaves_no_process_and_no_folder(tmp_path):
     assert settle(scratch, tmp_path) == ([], [])
 
 
-# benchmarks/strength.py's `arena`, called as its `run` calls it (benchmarks/ is no package)
+# benchmarks/strength.py's `arena`, called as its `run` calls it (benchmarks/ is no package);
+# SIGINT handled as strength.py's main sets it up, even if this test started with it ignored
 STRENGTH_ARENA = (
-    "import importlib.util, sys\n"
+    "import importlib.util, signal, sys\n"
+    "signal.signal(signal.SIGINT, signal.default_int_handler)  # as strength.py's main\n"
     "spec = importlib.util.spec_from_file_location('strength', sys.argv[1])\n"
     "strength = importlib.util.module_from_spec(spec)\n"
     "sys.modules['strength'] = strength\n"
