@@ -26,6 +26,14 @@ SESSION_WARM_FOLDER = tempfile.mkdtemp(prefix="aviary-tests-")
 os.environ["AVIARY_WARM_DIR"] = SESSION_WARM_FOLDER
 
 
+def pytest_xdist_auto_num_workers(config) -> int:
+    """`-n auto` (pyproject's addopts): a worker a core this process may use, at most 4.
+    Many tests run two or three busy processes of their own (an arena with two games at
+    once, a course command and its engine), and every deadline test is written to hold
+    with other work beside it; more workers than cores would only queue them."""
+    return max(1, min(len(os.sched_getaffinity(0)), 4))
+
+
 @pytest.fixture(scope="session")
 def session_cache(tmp_path_factory):
     """AVIARY_CACHE_DIR for the session's tests that build cached tables, never the user's:
