@@ -37,7 +37,8 @@ def pytest_xdist_auto_num_workers(config) -> int:
 @pytest.fixture(scope="session")
 def session_cache(tmp_path_factory):
     """AVIARY_CACHE_DIR for the session's tests that build cached tables, never the user's:
-    Sebastian's solve, done once here for its own tests and the web's."""
+    Sebastian's solve, done once here for its own tests and the web's, and Pikachu's
+    endgame tables. The only session-wide cache folder: see tests/games/pikachu/conftest.py."""
     path = tmp_path_factory.mktemp("aviary-cache")
     previous = os.environ.get("AVIARY_CACHE_DIR")
     os.environ["AVIARY_CACHE_DIR"] = str(path)

@@ -1,14 +1,15 @@
-"""Pikachu tests never touch the user's cache: endgame tables go to a session temp dir."""
+"""Pikachu tests never touch the user's cache: endgame tables go to the session's cache
+folder (`session_cache`, tests/conftest.py)."""
 
 import pytest
 
 
 @pytest.fixture(scope="session", autouse=True)
-def pikachu_cache(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as patch:
-        path = tmp_path_factory.mktemp("aviary-cache")
-        patch.setenv("AVIARY_CACHE_DIR", str(path))
-        yield path
+def pikachu_cache(session_cache):
+    """The one cache folder every session fixture shares: with a folder of its own, the
+    order of the tests (which differs between pytest-xdist's workers) would decide which
+    folder AVIARY_CACHE_DIR names for the tests that come after."""
+    return session_cache
 
 
 @pytest.fixture(scope="session")
