@@ -31,7 +31,9 @@ def pytest_xdist_auto_num_workers(config) -> int:
     Many tests run two or three busy processes of their own (an arena with two games at
     once, a course command and its engine), and every deadline test is written to hold
     with other work beside it; more workers than cores would only queue them."""
-    return max(1, min(len(os.sched_getaffinity(0)), 4))
+    cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+             else os.cpu_count() or 1)  # macOS has no affinity call
+    return max(1, min(cores, 4))
 
 
 @pytest.fixture(scope="session")
