@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from aviary.arena import provenance, runner
+from aviary.arena import isolation, provenance, runner
 from aviary.arena.export import (
     benchmarks_page,
     import_export,
@@ -86,7 +86,15 @@ def _parser() -> ArgumentParser:
                           "BOARD ...): round r starts from line r, in turn; in place of "
                           "--opening-plies and --seed")
     run.add_argument("--memory", type=int, default=2048,
-                     help="address-space limit per move in MB; 0 = none (2048)")
+                     help="memory of a program's move in MB, all its processes together "
+                          "(address space per process where the machine has no cgroups); "
+                          "0 = none (2048)")
+    run.add_argument("--processes", type=int, default=128,
+                     help="processes and threads of a program's move together (128)")
+    run.add_argument("--sandbox", choices=isolation.SANDBOXES, default="bwrap",
+                     help="bwrap: every move of a program runs isolated in bubblewrap "
+                          "(default); none: with the arena's own rights (trusted programs "
+                          "only)")
     run.add_argument("--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
                      help="two players only: stop when the SPRT over pairs decides")
     run.add_argument("--title", default="",
@@ -123,8 +131,16 @@ def _parser() -> ArgumentParser:
 
     game = commands.add_parser("game", help="replay one stored game as boards")
     game.add_argument("db", type=Path)
-    game.add_argument("id", type=int)
+    game.add_argument("id", type=game_number)
     return parser
+
+
+def game_number(text: str) -> int:
+    """A stored game's number: SQLite's integers end at 2**63 - 1."""
+    value = int(text)
+    if not 1 <= value < 2**63:
+        raise ValueError(text)
+    return value
 
 
 def _add_execution(parser: ArgumentParser) -> None:
@@ -177,6 +193,9 @@ def _config(a: argparse.Namespace) -> Config:
             raise UsageError(f"{name} must be at least 1, got {value}")
     if a.opening_plies < 0 or a.memory < 0:
         raise UsageError("--opening-plies and --memory must not be negative")
+    if a.processes < 4:  # the sandbox's own two processes, the program, a child
+        raise UsageError(f"--processes must be at least 4, got {a.processes}")
+    _check_sandbox(a.sandbox, specs)
     openings = _read_openings(game, a.openings) if a.openings is not None else ()
     if not openings:
         _check_openings(game, a.opening_plies, a.seed)
@@ -186,8 +205,25 @@ def _config(a: argparse.Namespace) -> Config:
         mode=a.mode, grace=a.grace, max_plies=a.max_plies,
         opening_plies=a.opening_plies, seed=a.seed,
         memory_mb=a.memory or None, sprt=_sprt(a.sprt, len(specs)), title=a.title,
-        openings=openings,
+        openings=openings, sandbox=a.sandbox, processes=a.processes,
     )
+
+
+def _check_sandbox(sandbox: str, specs: list[PlayerSpec]) -> None:
+    """Before any game: the sandbox runs here, and each program's folder can be copied."""
+    if sandbox == "none" or all(spec.in_process for spec in specs):
+        return
+    try:
+        isolation.check_available()
+    except isolation.SandboxUnavailable as error:
+        raise UsageError(str(error)) from None
+    for spec in specs:
+        if spec.in_process:
+            continue
+        folder = isolation.own_folder(resolve_command(spec.spec))
+        problem = folder and isolation.folder_size_problem(folder)
+        if problem:
+            raise UsageError(f"player {spec.name}: {problem}")
 
 
 def _options(pairs: list[str], n: str | None) -> dict[str, str]:
@@ -289,8 +325,13 @@ def _play_locked(store: Store, jobs: int, backend: str, address: str | None) -> 
     if stopped:
         print(f"{store.path}: tournament already stopped ({stopped})")
     else:
+        if config.sandbox == "none" and not all(spec.in_process for spec in config.players):
+            print("aviary arena: --sandbox none: the programs run unisolated, with the "
+                  "arena's own rights (recorded with the tournament)", file=sys.stderr)
         runner.warn(runner.oversubscription_warning(jobs, backend, provenance.load()))
-        store.add_sitting(jobs, backend)
+        unisolated = "none: programs ran unisolated, with the arena's rights"
+        store.add_sitting(jobs, backend, isolation.describe() if config.sandbox != "none"
+                          else unisolated)
         console = make_console()
         try:
             with runner.StopSignals(store.path) as stop, \
@@ -334,6 +375,7 @@ def _command(args: argparse.Namespace) -> int:
             game = config.make_game()
             for spec in config.players:
                 check(spec, game)
+            _check_sandbox(config.sandbox, config.players)
             return _play(store, args.jobs, args.backend, args.address)
     if args.command == "report":
         for path in (args.csv, args.json):  # all checked before the table is printed

@@ -40,8 +40,9 @@ def make_engine(game: Game[Any, Any], name: str, depth: int | None,
     """In-process engine `name` as an arena Engine; compiled before the first move's clock.
 
     Each move's seconds become the player's deadline, counted from the referee's call
-    (the player's own clock keeps the margin that returns the move in time), unless
-    `depth` or `nodes` bounds its search instead; the referee's limit holds either way."""
+    (the player's own clock keeps the margin that returns the move in time); `depth` and
+    `nodes` bound its search as well, never in place of the deadline: a deep setting
+    answers in time with what it has searched, like any player."""
     spec = registry.spec(game.name)
     try:
         player = spec.engine(name, game)
@@ -50,11 +51,10 @@ def make_engine(game: Game[Any, Any], name: str, depth: int | None,
     if nodes is not None and not player.counts_nodes:
         raise UsageError(f"engine {name} of {game.name} takes no node budget (nodes=)")
     player.warmup()
-    bounded = depth is not None or nodes is not None
 
     def engine(state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
-        deadline = None if bounded else Deadline.after(seconds)
-        move = player.best_move(state, deadline=deadline, depth=depth, nodes=nodes,
+        move = player.best_move(state, deadline=Deadline.after(seconds), depth=depth,
+                                nodes=nodes,
                                 history=history)
         return str(game.answer(state, move))
 

@@ -12,6 +12,9 @@ Either form may be prefixed by `NAME=` to name the player in the standings.
 
 Every spec is checked before any game starts (`check`), so a missing or
 non-executable program is one clear line, not a tournament of forfeits.
+
+What a program says is never trusted as text: its notes and the output kept with a
+loss are cut to length and stripped of control characters (`plain`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import resource
 import shlex
 import shutil
 import signal
+import tempfile
 import time
 import traceback
 from collections.abc import Sequence
@@ -32,7 +36,8 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from aviary.arena.games import Engine, engine_names, make_engine
-from aviary.arena.sandbox import Limits, RunResult, clean_environment, run_program
+from aviary.arena.isolation import Jail, copy_folder
+from aviary.arena.sandbox import Limits, RunResult, clean_environment, moves_root, run_program
 from aviary.errors import UsageError
 from aviary.games import registry
 from aviary.games.base import Game
@@ -68,8 +73,15 @@ class Answer:
     note: str = ""  # what the player says about its move: a program's last stderr line
 
 
+def plain(text: str, *, lines: bool = False) -> str:
+    """`text` without control characters (each becomes a space; with `lines`, newlines
+    stay): what a program printed is stored and shown as plain text only."""
+    return "".join(char if char.isprintable() or (lines and char == "\n") else " "
+                   for char in text)
+
+
 def truncate(text: str, limit: int = _DETAIL) -> str:
-    text = text.strip()
+    text = plain(text, lines=True).strip()
     return text if len(text) <= limit else "..." + text[-limit:]
 
 
@@ -93,7 +105,7 @@ def parse_specs(arguments: list[str]) -> list[PlayerSpec]:
 def _default_name(spec: str) -> str:
     if spec.startswith("aviary:"):
         return spec.removeprefix("aviary:")
-    words = shlex.split(spec) if spec.strip() else [""]
+    words = _split(spec) if spec.strip() else [""]
     script = next((w for w in reversed(words) if not w.startswith("-") and "." in w), words[0])
     return Path(script).name or spec
 
@@ -110,26 +122,56 @@ class Player:
         """The answer to `state`; `history` is the game's positions before it (oldest first)."""
         raise NotImplementedError
 
+    def begin_game(self) -> None:
+        """Called before the player's first move of a game."""
+
+    def end_game(self) -> None:
+        """Called when the game is over (or abandoned), whatever happened."""
+
 
 class ExternalPlayer(Player):
-    """A program run once per move under the course contract: the last complete line counts."""
+    """A program run once per move under the course contract: the last complete line counts.
 
-    def __init__(self, argv: list[str], game: Game, grace: float, memory_mb: int | None) -> None:
+    With a `jail`, each move runs in the sandbox, in a copy of the program's folder made
+    for the game (`begin_game`) and removed after it (`end_game`)."""
+
+    def __init__(self, argv: list[str], game: Game, grace: float, memory_mb: int | None,
+                 jail: Jail | None = None) -> None:
         self.argv, self.game = argv, game
-        self.grace, self.memory_mb = grace, memory_mb
-        self.env = clean_environment()
+        self.grace, self.memory_mb, self.jail = grace, memory_mb, jail
+        self.env = clean_environment(jailed=jail is not None)
+        self.game_folder: str | None = None  # holds this game's copy of the player's folder
+        self.own_copy: str | None = None
+
+    def begin_game(self) -> None:
+        self.end_game()
+        if self.jail is not None and self.jail.own_folder is not None:
+            self.game_folder = tempfile.mkdtemp(prefix="game-", dir=moves_root())
+            self.own_copy = copy_folder(self.jail, os.path.join(self.game_folder, "folder"))
+
+    def end_game(self) -> None:
+        if self.game_folder is not None:
+            shutil.rmtree(self.game_folder, ignore_errors=True)
+        self.game_folder = self.own_copy = None
 
     def move(self, state: Any, seconds: float, history: Sequence[Any] = ()) -> Answer:
         limits = Limits(seconds=seconds, grace=self.grace, memory_mb=self.memory_mb)
+        if self.jail is not None and self.jail.own_folder is not None and self.own_copy is None:
+            self.begin_game()  # a move outside a game (a single call): its own copy
         before = _children_cpu()
-        run = run_program(self.argv, self.game.command_args(state, seconds), limits, self.env)
+        run = run_program(self.argv, self.game.command_args(state, seconds), limits, self.env,
+                          self.jail, self.own_copy)
         cpu, note = _children_cpu() - before, _last_line(run.stderr_tail)
         answer = self._judge(run, seconds)
-        return replace(answer, cpu=round(cpu, 4), note=truncate(note, _NOTE))
+        return replace(answer, cpu=round(cpu, 4), note=truncate(plain(note), _NOTE))
 
     def _judge(self, run: RunResult, seconds: float) -> Answer:
         if run.start_error is not None:
             return Answer(None, 0.0, "crash", truncate(f"could not start: {run.start_error}"))
+        if run.out_of_memory:
+            return Answer(None, run.wall, "crash",
+                          f"used more than its memory ({self.memory_mb} MB for the move, all "
+                          "its processes together)" + _tail(" stderr", run.stderr_tail))
         used = run.line_time if run.line_time is not None else run.wall
         if run.timed_out and run.last_line is None:
             return Answer(None, run.wall, "timeout",
@@ -267,16 +309,24 @@ def _float_param(params: dict[str, str], key: str) -> float | None:
     return value
 
 
-def resolve_command(spec: str) -> list[str]:
-    """The argv for a command spec, with paths made absolute (moves run in a temp dir).
-
-    UsageError, before any game, when the program is missing or not executable, or
-    when an argument that names a script file (`x.py`, `dir/x`) does not exist.
-    """
+def _split(spec: str) -> list[str]:
     try:
         words = shlex.split(spec)
     except ValueError as error:
         raise UsageError(f"cannot split player command {spec!r}: {error}") from None
+    if not words:
+        raise UsageError(f"player {spec!r} has an empty command")
+    return words
+
+
+def resolve_command(spec: str) -> list[str]:
+    """The argv for a command spec, with paths made absolute (moves run in a temp dir).
+
+    UsageError, before any game, when the program is missing or not executable, cannot
+    be run by the kernel (a script without a `#!` line), or when an argument that names
+    a script file (`x.py`, `dir/x`) does not exist.
+    """
+    words = _split(spec)
     program = words[0]
     if os.sep in program:
         if os.path.isdir(program):
@@ -291,6 +341,9 @@ def resolve_command(spec: str) -> list[str]:
         if found is None:
             raise UsageError(f"player program not found on PATH: {program}")
         program = found
+    problem = _cannot_run(program)
+    if problem:
+        raise UsageError(f"player program {words[0]} cannot run: {problem}")
     argv = [program]
     for word in words[1:]:
         looks_like_file = not word.startswith("-") and (
@@ -303,6 +356,25 @@ def resolve_command(spec: str) -> list[str]:
     return argv
 
 
+def _cannot_run(program: str) -> str | None:
+    """Why the kernel would refuse to run `program` (an executable must be a binary, or a
+    script whose first line names its interpreter), or None."""
+    try:
+        with open(program, "rb") as handle:
+            start = handle.read(256)
+    except OSError as error:
+        return error.strerror or str(error)
+    if start.startswith(b"\x7fELF"):
+        return None
+    if not start.startswith(b"#!"):
+        return ("it is neither a binary nor a script with a #! line (add one, e.g. "
+                "#!/usr/bin/env python3, or name its interpreter: 'python3 FILE')")
+    words = start[2:].split(b"\n")[0].decode(errors="replace").split()
+    if not words or not os.path.isfile(words[0]) or not os.access(words[0], os.X_OK):
+        return f"its #! line names no program that exists: {' '.join(words) or '(empty)'}"
+    return None
+
+
 def check(spec: PlayerSpec, game: Game) -> None:
     """Raise UsageError if `spec` cannot be built for `game` (before any game starts)."""
     if spec.in_process:
@@ -312,7 +384,8 @@ def check(spec: PlayerSpec, game: Game) -> None:
         resolve_command(spec.spec)
 
 
-def make_player(spec: PlayerSpec, game: Game, grace: float, memory_mb: int | None) -> Player:
+def make_player(spec: PlayerSpec, game: Game, grace: float, memory_mb: int | None,
+                jail: Jail | None = None) -> Player:
     if spec.in_process:
         return InProcessPlayer(build_engine(spec.spec, game), grace, own_seconds(spec.spec))
-    return ExternalPlayer(resolve_command(spec.spec), game, grace, memory_mb)
+    return ExternalPlayer(resolve_command(spec.spec), game, grace, memory_mb, jail)

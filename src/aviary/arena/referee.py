@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,21 +55,30 @@ class GameRecord:
     code: str = ""  # fingerprint of the aviary code that played (`arena.provenance`)
 
 
+# Told before each move who is to move and with what time: (record so far, mover, seconds).
+TurnWatcher = Callable[[GameRecord, int, float], None]
+
+
 def play_game(game: Game, players: tuple[Player, Player], opening: Any, seconds: float,
-              max_plies: int, record: GameRecord, chance: random.Random | None = None
-              ) -> GameRecord:
+              max_plies: int, record: GameRecord, chance: random.Random | None = None,
+              on_turn: TurnWatcher | None = None) -> GameRecord:
     """Play from `opening`; players[0] is whoever moves first in `opening`'s game order.
 
     `players[i]` plays the game's player i (0 moves first in the game, e.g. white), each
     with its own time per move where it has one (`Player.seconds`), else `seconds`.
-    `chance` draws chance events (default: a generator seeded with 0).
+    `chance` draws chance events (default: a generator seeded with 0). `on_turn` is told
+    before each move (the arena's watchdog: whose move a dead worker was running).
     """
     chance = chance or random.Random(0)
     limits = tuple(player.seconds or seconds for player in players)
     record.load = (_load(), record.load[1])
     try:
-        return _play(game, players, opening, limits, max_plies, record, chance)
+        for player in players:
+            player.begin_game()
+        return _play(game, players, opening, limits, max_plies, record, chance, on_turn)
     finally:
+        for player in players:
+            player.end_game()
         record.load = (record.load[0], _load())
 
 
@@ -78,7 +88,7 @@ def _load() -> float:
 
 def _play(game: Game, players: tuple[Player, Player], opening: Any,
           limits: tuple[float, ...], max_plies: int, record: GameRecord,
-          chance: random.Random) -> GameRecord:
+          chance: random.Random, on_turn: TurnWatcher | None) -> GameRecord:
     match: Match[Any, Any] = Match(game, opening)
     while match.outcome is None and match.plies < max_plies:
         if match.is_chance:
@@ -87,13 +97,15 @@ def _play(game: Game, players: tuple[Player, Player], opening: Any,
                                            0.0, 0.0))
             continue
         state, mover = match.state, match.to_move
+        if on_turn is not None:
+            on_turn(record, mover, limits[mover])
         answer = players[mover].move(state, limits[mover], match.history)
         if answer.failure is not None or answer.line is None:
-            return _forfeit(record, mover, answer.failure or "no-output", answer.detail)
+            return forfeit(record, mover, answer.failure or "no-output", answer.detail)
         try:
             match.play(game.read_answer(state, answer.line))
         except IllegalMove as why:
-            return _forfeit(record, mover, "illegal", f"{why}: {truncate(answer.line)!r}")
+            return forfeit(record, mover, "illegal", f"{why}: {truncate(answer.line)!r}")
         wall = answer.seconds if answer.wall is None else answer.wall
         record.moves.append(MoveRecord(match.plies, mover, game.encode(match.state),
                                        round(answer.seconds, 4), round(wall, 4), limits[mover],
@@ -108,7 +120,8 @@ def _play(game: Game, players: tuple[Player, Player], opening: Any,
     return record
 
 
-def _forfeit(record: GameRecord, loser: int, reason: str, detail: str) -> GameRecord:
+def forfeit(record: GameRecord, loser: int, reason: str, detail: str) -> GameRecord:
+    """End `record` as lost by game player `loser` for `reason` (one of FORFEITS)."""
     record.winner = 1 - loser
     record.result = float(loser == 1)
     record.reason, record.detail = reason, detail

@@ -1,11 +1,17 @@
 """Running a tournament: the planned games not yet stored, in parallel, each saved as it ends.
 
-Games run in worker processes, never in the arena's own process: a local
-process pool (default one game per core; more is allowed but warned about,
-since games that share a core lose on time unfairly), or Ray tasks on a
-cluster (`backend="ray"`, optional extra `aviary[cluster]`). Either way the
-worker returns a finished `GameRecord` and only this process writes to the
-database, so there is one writer and one transaction per game.
+Games run in worker processes, never in the arena's own process: local
+workers (default one game per core; more is allowed but warned about, since
+games that share a core lose on time unfairly), or Ray tasks on a cluster
+(`backend="ray"`, optional extra `aviary[cluster]`). Either way the worker
+returns a finished `GameRecord` and only this process writes to the database,
+so there is one writer and one transaction per game.
+
+A tournament survives its players (local workers): a worker tells this process
+before each move whose move it is and sends the moves so far. A worker that
+dies, or makes no progress within the move's time + grace + `WATCHDOG_MARGIN`
+(a program that stopped it, an engine that hangs), is killed and replaced, and
+its game is stored as lost by the player whose move was running (`crash`).
 
 Stopping (`StopSignals`): the first SIGINT or SIGTERM starts no new game,
 stores every game that has finished, abandons (kills) the games in progress
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
 import random
 import signal
@@ -26,23 +33,30 @@ import socket
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
 from functools import cache
-from multiprocessing import get_context
+from multiprocessing import connection, get_context
+from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any
 
-from aviary.arena import provenance, ratings
-from aviary.arena.players import Player, make_player
-from aviary.arena.referee import GameRecord, play_game
+from aviary.arena import isolation, provenance, ratings
+from aviary.arena.isolation import Jail
+from aviary.arena.players import Player, make_player, resolve_command
+from aviary.arena.referee import GameRecord, TurnWatcher, forfeit, play_game
 from aviary.arena.report import pair_counts
 from aviary.arena.sandbox import become_subreaper
 from aviary.arena.schedule import Config, Slot, opening, plan
 from aviary.arena.store import Store
+from aviary.cache import cache_dir
 from aviary.errors import UsageError
 from aviary.games.base import Game
 
 BACKENDS = ("local", "ray")
+WATCHDOG_MARGIN = 10.0  # seconds past a move's time + grace before its worker counts as hung
+PREPARE_SECONDS = 600.0  # for a new worker to build its engines and start its first game
 
 
 class GamesFailed(Exception):
@@ -121,22 +135,35 @@ def _failed(error: BaseException) -> GamesFailed:
 
 
 # ---- the worker side: everything here runs in a pool process or a Ray task -------------------
+def jails_to_json(jails: dict[str, Jail]) -> str:
+    return json.dumps({name: asdict(jail) for name, jail in jails.items()}, sort_keys=True)
+
+
+def _jails_from_json(text: str) -> dict[str, Jail]:
+    return {name: Jail.from_dict(fields) for name, fields in json.loads(text).items()}
+
+
 @cache
-def _prepared(config_json: str) -> tuple[Config, Game, dict[str, Player], list[Slot]]:
+def _prepared(config_json: str, jails_json: str = "{}"
+              ) -> tuple[Config, Game, dict[str, Player], list[Slot]]:
     """Game, players and plan, built once per worker process and configuration."""
     become_subreaper()
     if threading.current_thread() is threading.main_thread():  # a Ray worker: Ctrl-C is ours
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     config = Config.from_json(config_json)
     game = config.make_game()
-    players = {spec.name: make_player(spec, game, config.grace, config.memory_mb)
+    jails = _jails_from_json(jails_json)
+    players = {spec.name: make_player(spec, game, config.grace, config.memory_mb,
+                                      jails.get(spec.name))
                for spec in config.players}
     return config, game, players, plan(config)
 
 
-def play_slot(config_json: str, index: int) -> GameRecord:
-    """Play planned game `index` of the tournament described by `config_json`."""
-    config, game, players, slots = _prepared(config_json)
+def play_slot(config_json: str, index: int, jails_json: str = "{}",
+              on_turn: TurnWatcher | None = None) -> GameRecord:
+    """Play planned game `index` of the tournament described by `config_json`, each
+    external player in its jail (`jails_json`; none: unisolated)."""
+    config, game, players, slots = _prepared(config_json, jails_json)
     slot = slots[index]
     start_text = opening(game, config, slot.round)
     record = GameRecord(slot=index, first=slot.first, second=slot.second, opening=start_text,
@@ -144,7 +171,7 @@ def play_slot(config_json: str, index: int) -> GameRecord:
     start = time.monotonic()
     chance = random.Random(f"{config.seed}:{slot.round}:chance")  # the same for both colours
     play_game(game, (players[slot.first], players[slot.second]), game.decode(start_text),
-              config.seconds, config.max_plies, record, chance)
+              config.seconds, config.max_plies, record, chance, on_turn)
     record.wall = time.monotonic() - start
     return record
 
@@ -159,56 +186,185 @@ def _init_local_worker(arena: int) -> None:
     become_subreaper()
 
 
-def _kill_workers(pool: ProcessPoolExecutor) -> None:
-    """SIGKILL every worker of `pool`; their move processes die with them (parent-death signal).
+def _worker_main(conn: connection.Connection, arena: int) -> None:
+    """A local worker: plays the games it is sent, telling the arena before each move.
 
-    `_processes` is private, but the only way before Python 3.14's `kill_workers()`.
-    """
-    processes = getattr(pool, "_processes", None) or {}
-    for process in list(processes.values()):
+    Messages to the arena: ("turn", mover, seconds, new moves) before each move, then
+    ("done", record) or ("error", text)."""
+    _init_local_worker(arena)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        config_json, jails_json, index = task
+        sent = 0
+
+        def on_turn(record: GameRecord, mover: int, seconds: float) -> None:
+            nonlocal sent
+            conn.send(("turn", mover, seconds, record.moves[sent:]))
+            sent = len(record.moves)
+
+        try:
+            record = play_slot(config_json, index, jails_json, on_turn)
+        except Exception:
+            conn.send(("error", traceback.format_exc()))
+            continue
+        conn.send(("done", record))
+
+
+@dataclass
+class _Worker:
+    """The arena's view of one local worker and the game it is playing."""
+
+    process: BaseProcess
+    conn: connection.Connection
+    slot: int | None = None
+    moves: list[Any] = field(default_factory=list)
+    mover: int | None = None
+    due: float = 0.0  # when the worker counts as hung without a message
+
+    def kill(self) -> None:
         with contextlib.suppress(Exception):
-            process.kill()
+            self.process.kill()
+        with contextlib.suppress(Exception):
+            self.process.join(timeout=5)
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+
+class _LocalWorkers:
+    """`jobs` worker processes, replaced when one dies or hangs."""
+
+    def __init__(self, jobs: int, config_json: str, jails_json: str) -> None:
+        self.context = get_context("spawn")
+        self.config_json, self.jails_json = config_json, jails_json
+        self.config = Config.from_json(config_json)
+        self.workers = [self._start() for _ in range(jobs)]
+
+    def _start(self) -> _Worker:
+        ours, theirs = self.context.Pipe()
+        process = self.context.Process(target=_worker_main, args=(theirs, os.getpid()),
+                                       daemon=True)
+        process.start()
+        theirs.close()
+        return _Worker(process, ours)
+
+    def kill_all(self) -> None:
+        for worker in self.workers:
+            worker.kill()
+
+    def idle(self) -> list[_Worker]:
+        return [worker for worker in self.workers if worker.slot is None]
+
+    def busy(self) -> list[_Worker]:
+        return [worker for worker in self.workers if worker.slot is not None]
+
+    def send(self, worker: _Worker, index: int) -> None:
+        worker.slot, worker.moves, worker.mover = index, [], None
+        worker.due = time.monotonic() + PREPARE_SECONDS
+        worker.conn.send((self.config_json, self.jails_json, index))
+
+    def replace(self, worker: _Worker) -> None:
+        worker.kill()
+        self.workers[self.workers.index(worker)] = self._start()
+
+    def lost_game(self, worker: _Worker, why: str) -> GameRecord:
+        """The game `worker` was playing, lost by the player whose move was running."""
+        assert worker.slot is not None and worker.mover is not None
+        slot = plan(self.config)[worker.slot]
+        names = (slot.first, slot.second)
+        record = GameRecord(slot=worker.slot, first=slot.first, second=slot.second,
+                            opening=opening(self.config.make_game(), self.config, slot.round),
+                            moves=list(worker.moves),
+                            code=provenance.code_fingerprint(self.config.game,
+                                                             self.config.player_specs))
+        return forfeit(record, worker.mover, "crash",
+                       f"{why} during {names[worker.mover]}'s move")
+
+    def step(self, timeout: float) -> Iterator[GameRecord]:
+        """Wait up to `timeout` for news; yield the games that ended (finished or lost)."""
+        busy = self.busy()
+        waiting: list[Any] = [worker.conn for worker in busy]
+        waiting += [worker.process.sentinel for worker in self.workers]
+        connection.wait(waiting, timeout=timeout)
+        for worker in list(self.workers):
+            news = self._read(worker)
+            if news is not None:
+                yield news
+        now = time.monotonic()
+        for worker in self.busy():
+            if not worker.process.is_alive() or now > worker.due:
+                hung = worker.process.is_alive()
+                code = worker.process.exitcode
+                why = ("its game worker made no progress for "
+                       f"{now - worker.due + WATCHDOG_MARGIN:.0f} s (stopped or hung)" if hung
+                       else f"its game worker died ({_exit_text(code)})")
+                if worker.mover is None:
+                    raise GamesFailed(f"a game worker failed before its game began: {why}")
+                lost = self.lost_game(worker, why)
+                self.replace(worker)
+                yield lost
+            # a worker that died between games is simply replaced
+        for worker in self.idle():
+            if not worker.process.is_alive():
+                self.replace(worker)
+
+    def _read(self, worker: _Worker) -> GameRecord | None:
+        while worker.slot is not None:
+            try:
+                if not worker.conn.poll():
+                    return None
+                message = worker.conn.recv()
+            except (EOFError, OSError):
+                return None  # dead: `step` sees it
+            kind = message[0]
+            if kind == "turn":
+                _, mover, seconds, moves = message
+                worker.moves.extend(moves)
+                worker.mover = mover
+                worker.due = time.monotonic() + seconds + self.config.grace + WATCHDOG_MARGIN
+            elif kind == "done":
+                worker.slot = None
+                record: GameRecord = message[1]
+                return record
+            else:
+                worker.slot = None
+                raise GamesFailed(f"a game worker failed ({message[1].strip().splitlines()[-1]})")
+        return None
+
+
+def _exit_text(code: int | None) -> str:
+    if code is not None and code < 0:
+        with contextlib.suppress(ValueError):
+            return f"killed by {signal.Signals(-code).name}"
+    return f"exit status {code}"
 
 
 # ---- backends: iterate over finished games as they complete -----------------------------------
-def local_games(config_json: str, indices: list[int], jobs: int,
-                stop: StopSignals) -> Iterator[GameRecord]:
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
-                               initializer=_init_local_worker, initargs=(os.getpid(),))
-    stop.abort = lambda: _kill_workers(pool)
-    pending: set[Future[GameRecord]] = set()
+def local_games(config_json: str, indices: list[int], jobs: int, stop: StopSignals,
+                jails_json: str = "{}") -> Iterator[GameRecord]:
+    workers = _LocalWorkers(jobs, config_json, jails_json)
+    stop.abort = workers.kill_all
+    queue = list(indices)
     try:
-        pending = {pool.submit(play_slot, config_json, index) for index in indices}
-        while pending and not stop.requested:
-            done, pending = wait(pending, timeout=stop.POLL, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield _result(future, stop)
+        while (queue or workers.busy()) and not stop.requested:
+            for worker in workers.idle():
+                if queue:
+                    workers.send(worker, queue.pop(0))
+            yield from workers.step(stop.POLL)
         if stop.requested:
-            # Abandon the games in progress, then store every game that had finished.
-            _kill_workers(pool)
-            pool.shutdown(wait=True, cancel_futures=True)
-            for future in pending:
-                if future.done() and not future.cancelled() and future.exception() is None:
-                    yield future.result()
+            # Abandon the games in progress; every game that had finished was stored.
             raise Interrupted(stop.signum or signal.SIGINT)
     finally:
         stop.abort = None
-        if pending:  # stopped early (SPRT, a failed game, a signal): nothing left is wanted
-            _kill_workers(pool)
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _result(future: Future[GameRecord], stop: StopSignals) -> GameRecord:
-    try:
-        return future.result()
-    except Exception as error:
-        if stop.requested:  # a worker that died of the stop is an abandoned game
-            raise Interrupted(stop.signum or signal.SIGINT) from None
-        raise _failed(error) from error
+        workers.kill_all()
 
 
 def ray_games(config_json: str, indices: list[int], jobs: int, address: str | None,
-              stop: StopSignals) -> Iterator[GameRecord]:
+              stop: StopSignals, jails_json: str = "{}") -> Iterator[GameRecord]:
     """The same games as Ray tasks (one CPU each), at most `jobs` in flight."""
     try:
         import ray
@@ -221,13 +377,13 @@ def ray_games(config_json: str, indices: list[int], jobs: int, address: str | No
             ray.init(address=address, log_to_driver=False)
         else:
             ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
-    task = ray.remote(num_cpus=1, max_retries=0)(play_slot)
+    task = ray.remote(num_cpus=1, max_retries=0)(_ray_slot)
     queue: list[int] = list(indices)
     in_flight: list[Any] = []
     try:
         while (queue or in_flight) and not stop.requested:
             while queue and len(in_flight) < jobs:
-                in_flight.append(task.remote(config_json, queue.pop(0)))
+                in_flight.append(task.remote(config_json, queue.pop(0), jails_json))
             done, in_flight = ray.wait(in_flight, num_returns=1, timeout=stop.POLL)
             for ref in done:
                 try:
@@ -249,6 +405,10 @@ def ray_games(config_json: str, indices: list[int], jobs: int, address: str | No
             ray.cancel(ref, force=True)
         if started_here:
             ray.shutdown()
+
+
+def _ray_slot(config_json: str, index: int, jails_json: str) -> GameRecord:
+    return play_slot(config_json, index, jails_json)
 
 
 def check_address(address: str, seconds: float = 5.0) -> None:
@@ -298,6 +458,25 @@ def remaining(store: Store, config: Config) -> list[Slot]:
     return [slot for slot in plan(config) if slot.index + 1 not in finished]
 
 
+def plan_sandbox(config: Config, db: Path) -> dict[str, Jail]:
+    """Each external player's jail (none with `--sandbox none`): hidden from it are the
+    arena's working folder, the database's folder, the home folder and the other players'
+    folders; the arena's own Python and aviary's solved tables stay readable (the course
+    commands need them)."""
+    if config.sandbox == "none":
+        return {}
+    isolation.check_available()
+    programs = [isolation.Program(spec.name, tuple(resolve_command(spec.spec)))
+                for spec in config.players if not spec.in_process]
+    database = db.resolve()
+    hide = [os.getcwd(), str(database.parent), os.path.expanduser("~")]
+    needed = isolation.python_prefixes()  # a wrapper script may run the arena's Python
+    if cache_dir().is_dir():
+        needed.add(str(cache_dir()))
+    return isolation.plan_jails(programs, hide, config.processes, config.memory_mb,
+                                needed=needed, secret=[str(database)])
+
+
 def run(store: Store, *, jobs: int, backend: str = "local", address: str | None = None,
         on_game: Callable[[GameRecord], None] | None = None,
         stop: StopSignals | None = None) -> int:
@@ -316,10 +495,11 @@ def run(store: Store, *, jobs: int, backend: str = "local", address: str | None 
     indices = [slot.index for slot in todo]
     jobs = min(jobs, len(indices))  # `jobs` >= 1 (the command checks it); no idle workers
     text = config.to_json()
+    jails = jails_to_json(plan_sandbox(config, store.path))
     if backend == "ray":
-        games = ray_games(text, indices, jobs, address, stop)
+        games = ray_games(text, indices, jobs, address, stop, jails)
     else:
-        games = local_games(text, indices, jobs, stop)
+        games = local_games(text, indices, jobs, stop, jails)
     played = 0
     try:
         for record in games:

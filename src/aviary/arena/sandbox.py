@@ -1,5 +1,9 @@
 """One move of an external program: a fresh, limited process, killed at the deadline.
 
+With a `Jail` (the default in the arena) the process is bubblewrap running the
+program in its sandbox (`arena/isolation.py`: what it may see, and its limits);
+without one it runs as the arena's user, with the process hygiene below only.
+
 What goes wrong when running other people's programs, and the answer here:
 - Python block-buffers a pipe, so a killed program seems silent:
   `PYTHONUNBUFFERED=1` in a clean environment.
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import math
 import os
 import re
@@ -38,6 +43,9 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
+
+from aviary.arena.isolation import Cgroup, Jail, make_cgroup
+from aviary.cache import cache_dir
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -72,9 +80,14 @@ class RunResult:
     stdout_tail: str
     stderr_tail: str
     start_error: str | None = None  # the program could not be started at all
+    out_of_memory: bool = False  # the kernel killed a process of the move for its memory
 
 
-def clean_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
+def clean_environment(extra: dict[str, str] | None = None, *,
+                      jailed: bool = False) -> dict[str, str]:
+    """The environment a program's move gets. `jailed`: inside the sandbox, where its home
+    and temporary folder are the move's private /tmp, and aviary's solved tables (which
+    the course commands read) are named, since the home folder that holds them is hidden."""
     env = {key: os.environ[key] for key in KEPT_VARIABLES if key in os.environ}
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
     env.setdefault("LANG", "C.UTF-8")
@@ -82,6 +95,11 @@ def clean_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
     # not start its warm server here; one started before the match is used.
     env.setdefault("AVIARY_NO_WARM", "1")
     env["PYTHONUNBUFFERED"] = "1"
+    if jailed:
+        env["AVIARY_NO_WARM"] = "1"  # no warm server's socket is reachable from the sandbox
+        env.pop("AVIARY_WARM_DIR", None)
+        env.update(HOME="/tmp", TMPDIR="/tmp", USER="player", LOGNAME="player",
+                   AVIARY_CACHE_DIR=str(cache_dir()))
     env.update(extra or {})
     return env
 
@@ -160,15 +178,23 @@ def _remove_abandoned_roots() -> None:
             shutil.rmtree(entry.path, ignore_errors=True)
 
 
-def _limit_child(limits: Limits) -> None:
-    """Runs in the child between fork and exec: rlimits and a parent-death signal."""
+def _limit_child(limits: Limits, jail: Jail | None, cgroup: Cgroup | None) -> None:
+    """Runs in the child between fork and exec: its cgroup, rlimits, a parent-death signal."""
     _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     for number in (signal.SIGINT, signal.SIGTERM):  # the arena's workers ignore them
         signal.signal(number, signal.SIG_DFL)
+    if cgroup is not None:
+        for procs in cgroup.procs_files():
+            with open(procs, "w") as handle:
+                handle.write(str(os.getpid()))
     cpu = math.ceil(limits.seconds + limits.grace) + 1
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    if limits.memory_mb is not None:
+    if jail is not None:
+        size = jail.file_mb << 20
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (jail.open_files, jail.open_files))
+    if limits.memory_mb is not None:  # each process alone (the move's cgroup: all together)
         size = limits.memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (size, size))
 
@@ -219,23 +245,36 @@ class _LineReader:
 
 
 def run_program(argv: list[str], extra_args: list[str], limits: Limits,
-                env: dict[str, str] | None = None) -> RunResult:
-    """Run `argv + extra_args` once under `limits` and report its last complete line."""
+                env: dict[str, str] | None = None, jail: Jail | None = None,
+                own_copy: str | None = None) -> RunResult:
+    """Run `argv + extra_args` once under `limits` and report its last complete line.
+
+    With `jail`, inside the sandbox (`own_copy`: this game's copy of the player's folder)."""
     root = moves_root()  # first: its cleaner is not one of this move's orphans
     before = children_of(os.getpid())
+    command = argv + extra_args
+    cgroup = None
+    if jail is not None:
+        command = jail.command(command, own_copy)
+        cgroup = make_cgroup(limits.memory_mb, jail.processes)
     with tempfile.TemporaryDirectory(prefix="move-", dir=root) as workdir:
         start = time.monotonic()
         try:
             process = subprocess.Popen(
-                argv + extra_args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, cwd=workdir, env=env or clean_environment(),
                 start_new_session=True, close_fds=True,
-                preexec_fn=lambda: _limit_child(limits),
+                preexec_fn=lambda: _limit_child(limits, jail, cgroup),
             )
         except OSError as error:
+            if cgroup is not None:
+                cgroup.remove()
             return RunResult(None, None, 0.0, False, None, "", "", start_error=str(error))
         try:
-            return _collect(process, start, limits, before)
+            result = _collect(process, start, limits, before)
+            if cgroup is not None and cgroup.out_of_memory():
+                result = dataclasses.replace(result, out_of_memory=True)
+            return result
         finally:
             _kill_group(process.pid)
             process.wait()
@@ -243,6 +282,8 @@ def run_program(argv: list[str], extra_args: list[str], limits: Limits,
             for stream in (process.stdout, process.stderr):
                 if stream is not None:
                     stream.close()
+            if cgroup is not None:
+                cgroup.remove()
 
 
 def _collect(process: subprocess.Popen[bytes], start: float, limits: Limits,

@@ -43,6 +43,8 @@ class Config:
     sprt: tuple[float, float, float, float] | None = None  # elo0, elo1, alpha, beta
     title: str = ""  # what the tournament measures, in words (shown on the benchmarks page)
     openings: tuple[str, ...] = ()  # given start positions (encoded), in place of random ones
+    sandbox: str = "bwrap"  # how external programs run: "bwrap" (isolated) or "none"
+    processes: int = 128  # processes and threads of one move of an external program
 
     @property
     def player_specs(self) -> tuple[str, ...]:
