@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from aviary.arena import provenance, ratings
+from aviary.arena.audit import audit
 from aviary.arena.referee import FORFEITS
 from aviary.arena.store import Store, StoredGame
 from aviary.outputs import write_atomically, write_text_atomically
@@ -223,6 +224,9 @@ def make_console() -> Console:
     return console if console.is_terminal else Console(width=160)
 
 
+_FLAGGED_SHOWN = 10
+
+
 def print_report(store: Store, console: Console | None = None) -> None:
     console = console or make_console()
     config, games = store.config(), store.games()
@@ -236,6 +240,16 @@ def print_report(store: Store, console: Console | None = None) -> None:
     summary = match_summary(store)
     if summary:
         console.print(summary)
+    problems = audit(store)
+    for game_id, problem in list(problems.items())[:_FLAGGED_SHOWN]:
+        console.print(f"FLAGGED game {game_id}: {problem}", markup=False, highlight=False)
+    if problems:
+        more = len(problems) - _FLAGGED_SHOWN
+        console.print(f"{len(problems)} stored game(s) do not follow from their moves under "
+                      f"the rules{f' ({more} more not shown)' if more > 0 else ''}; "
+                      "`aviary arena game DB ID` shows one", markup=False, highlight=False)
+    elif games:
+        console.print("every stored result follows from its moves under the rules")
 
 
 def write_csv(store: Store, path: Path) -> None:

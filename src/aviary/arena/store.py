@@ -28,7 +28,7 @@ from urllib.parse import quote
 
 from aviary.arena import provenance
 from aviary.arena.referee import GameRecord, MoveRecord
-from aviary.arena.schedule import Config
+from aviary.arena.schedule import Config, plan
 from aviary.errors import UsageError
 
 APPLICATION_ID = 0x41564941  # "AVIA" in the SQLite header: this file is an arena database
@@ -214,8 +214,24 @@ class Store:
             )
 
     def games(self) -> list[StoredGame]:
+        """The tournament's stored games: rows that are planned games with their players
+        (a row written by anything else is `foreign_games`, which the report flags)."""
+        planned = self._planned()
+        return [game for game in self._all_games() if planned.get(game.id) == (game.first,
+                                                                               game.second)]
+
+    def foreign_games(self) -> list[StoredGame]:
+        """Rows of the games table that are no planned game of this tournament."""
+        planned = self._planned()
+        return [game for game in self._all_games() if planned.get(game.id) != (game.first,
+                                                                               game.second)]
+
+    def _all_games(self) -> list[StoredGame]:
         rows = self.db.execute(f"SELECT {self._game_columns()} FROM games ORDER BY id")
         return [StoredGame(*row) for row in rows]
+
+    def _planned(self) -> dict[int, tuple[str, str]]:
+        return {slot.index + 1: (slot.first, slot.second) for slot in plan(self.config())}
 
     def game(self, game_id: int) -> StoredGame:
         for game in self.db.execute(
