@@ -223,7 +223,16 @@ print('all four held their memory', file=sys.stderr)
 
 
 @needs_sandbox
-def test_a_fork_bomb_stops_at_the_process_limit_and_leaves_nothing(tmp_path):
+@pytest.mark.parametrize("cgroups", ["1", "0"])
+def test_a_fork_bomb_stops_at_the_process_limit_and_leaves_nothing(tmp_path, monkeypatch,
+                                                                   cgroups):
+    """By the move's cgroup where there is one, else by RLIMIT_NPROC in its user namespace."""
+    if cgroups == "1" and not isolation.cgroups_work():
+        pytest.skip("no cgroup can be made here")
+    if cgroups == "0" and os.getuid() == 0:
+        pytest.skip("Linux does not apply RLIMIT_NPROC to root's processes: the fallback "
+                    "limits processes only for an arena run as an ordinary user")
+    monkeypatch.setenv("AVIARY_SANDBOX_CGROUPS", cgroups)
     program = write_program(tmp_path / "bomb", """
 import time
 made = 0

@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from aviary.cache import cache_dir
+
 SANDBOXES = ("bwrap", "none")
 INSIDE_UID = 1000
 COPY_LIMIT_BYTES = 200 * 1024 * 1024  # a player's folder is copied for each game
@@ -105,9 +107,11 @@ class Jail:
                    processes=int(fields["processes"]), memory_mb=fields["memory_mb"],
                    file_mb=int(fields["file_mb"]), open_files=int(fields["open_files"]))
 
-    def command(self, argv: Sequence[str], own_copy: str | None) -> list[str]:
+    def command(self, argv: Sequence[str], own_copy: str | None,
+                count_processes: bool = True) -> list[str]:
         """The bwrap command that runs `argv` inside this jail (`own_copy`: this game's
-        copy of the player's folder)."""
+        copy of the player's folder); `count_processes`: limit them by RLIMIT_NPROC
+        (where no cgroup does)."""
         bwrap = shutil.which("bwrap") or "bwrap"
         args = [bwrap, *_NAMESPACES, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
         for folder in _outermost_first(self.hidden):
@@ -133,7 +137,7 @@ class Jail:
                 args += ["--remount-ro", folder]
         prlimit = shutil.which("prlimit")
         limits = []
-        if prlimit is not None:  # counted inside the new user namespace: this move only
+        if prlimit is not None and count_processes:  # counted in the new user namespace
             limits = [prlimit, f"--nproc={self.processes}", "--"]
         return [*args, "--", *limits, *argv]
 
@@ -154,15 +158,16 @@ def _inside_any(path: str, folders: Iterable[str], strict: bool = False) -> bool
 
 def own_folder(argv: Sequence[str]) -> str | None:
     """The player's folder: that of the first argument naming a file (`python3 sub/a.py`),
-    else the program's own folder unless it is on PATH or a system folder; None for an
-    installed command (`aviary pikachu`), which has no folder of its own."""
+    else the program's own folder unless it is on PATH, a `bin` folder (an installed
+    command, `aviary pikachu`, or an interpreter, `python -m mod`, has no folder of its
+    own) or a system folder."""
     for word in argv[1:]:
         if os.path.isabs(word) and os.path.isfile(word):
             return _unless_system(os.path.dirname(word))
     program = os.path.dirname(argv[0])
     on_path = {os.path.realpath(entry) for entry in os.environ.get("PATH", "").split(os.pathsep)
                if entry}
-    if os.path.realpath(program) in on_path:
+    if os.path.realpath(program) in on_path or os.path.basename(program) == "bin":
         return None
     return _unless_system(program)
 
@@ -279,6 +284,21 @@ def plan_jails(programs: Sequence[Program], hide: Iterable[str], processes: int,
     return jails
 
 
+def arena_jails(programs: Sequence[Program], database: Path, processes: int,
+                memory_mb: int | None) -> dict[str, Jail]:
+    """The arena's jails: hidden from each program are the arena's working folder, the
+    database's folder (and the database itself, wherever it is), the home folder and the
+    other programs' folders; the arena's own Python (a wrapper script may run it) and
+    aviary's solved tables (the course commands read them) stay readable."""
+    database = database.resolve()
+    needed = python_prefixes()
+    if cache_dir().is_dir():
+        needed.add(str(cache_dir()))
+    hide = [os.getcwd(), str(database.parent), os.path.expanduser("~")]
+    return plan_jails(programs, hide, processes, memory_mb, needed=needed,
+                      secret=[str(database)])
+
+
 def folder_size_problem(folder: str) -> str | None:
     """Why a player's folder is too big to copy for every game, or None."""
     total, count = 0, 0
@@ -375,7 +395,10 @@ def _own_cgroup(controller: str) -> str | None:
 
 
 def make_cgroup(memory_mb: int | None, processes: int) -> Cgroup | None:
-    """A fresh cgroup for one move with its limits, or None where the arena may make none."""
+    """A fresh cgroup for one move with its limits, or None where the arena may make none
+    (or `AVIARY_SANDBOX_CGROUPS=0` says not to: the rlimit fallback)."""
+    if os.environ.get("AVIARY_SANDBOX_CGROUPS") == "0":
+        return None
     with _cgroup_lock:
         name = f"aviary-{os.getpid()}-{next(_counter)}"
     v2 = _own_cgroup("")

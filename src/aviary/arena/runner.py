@@ -50,7 +50,6 @@ from aviary.arena.report import pair_counts
 from aviary.arena.sandbox import become_subreaper
 from aviary.arena.schedule import Config, Slot, opening, plan
 from aviary.arena.store import Store
-from aviary.cache import cache_dir
 from aviary.errors import UsageError
 from aviary.games.base import Game
 
@@ -459,22 +458,13 @@ def remaining(store: Store, config: Config) -> list[Slot]:
 
 
 def plan_sandbox(config: Config, db: Path) -> dict[str, Jail]:
-    """Each external player's jail (none with `--sandbox none`): hidden from it are the
-    arena's working folder, the database's folder, the home folder and the other players'
-    folders; the arena's own Python and aviary's solved tables stay readable (the course
-    commands need them)."""
+    """Each external player's jail (none with `--sandbox none`; `isolation.arena_jails`)."""
     if config.sandbox == "none":
         return {}
     isolation.check_available()
     programs = [isolation.Program(spec.name, tuple(resolve_command(spec.spec)))
                 for spec in config.players if not spec.in_process]
-    database = db.resolve()
-    hide = [os.getcwd(), str(database.parent), os.path.expanduser("~")]
-    needed = isolation.python_prefixes()  # a wrapper script may run the arena's Python
-    if cache_dir().is_dir():
-        needed.add(str(cache_dir()))
-    return isolation.plan_jails(programs, hide, config.processes, config.memory_mb,
-                                needed=needed, secret=[str(database)])
+    return isolation.arena_jails(programs, db, config.processes, config.memory_mb)
 
 
 def run(store: Store, *, jobs: int, backend: str = "local", address: str | None = None,

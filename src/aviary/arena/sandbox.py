@@ -81,6 +81,7 @@ class RunResult:
     stderr_tail: str
     start_error: str | None = None  # the program could not be started at all
     out_of_memory: bool = False  # the kernel killed a process of the move for its memory
+    first_line_time: float | None = None  # seconds after start when the first line was read
 
 
 def clean_environment(extra: dict[str, str] | None = None, *,
@@ -231,6 +232,7 @@ class _LineReader:
         self.tail = b""
         self.last_line: bytes | None = None
         self.line_time: float | None = None
+        self.first_time: float | None = None
 
     def feed(self, data: bytes, now: float) -> None:
         self.tail = (self.tail + data)[-_TAIL:]
@@ -240,6 +242,8 @@ class _LineReader:
             lines = [line for line in complete.split(b"\n") if line.strip()]
             if lines:
                 self.last_line, self.line_time = lines[-1].rstrip(b"\r"), now
+                if self.first_time is None:
+                    self.first_time = now
         else:
             self.partial = chunk[-(1 << 20):]
 
@@ -255,8 +259,8 @@ def run_program(argv: list[str], extra_args: list[str], limits: Limits,
     command = argv + extra_args
     cgroup = None
     if jail is not None:
-        command = jail.command(command, own_copy)
         cgroup = make_cgroup(limits.memory_mb, jail.processes)
+        command = jail.command(command, own_copy, count_processes=cgroup is None)
     with tempfile.TemporaryDirectory(prefix="move-", dir=root) as workdir:
         start = time.monotonic()
         try:
@@ -336,4 +340,5 @@ def _collect(process: subprocess.Popen[bytes], start: float, limits: Limits,
         status=status,
         stdout_tail=out.tail.decode("utf-8", "replace"),
         stderr_tail=err.tail.decode("utf-8", "replace"),
+        first_line_time=out.first_time,
     )
