@@ -131,16 +131,8 @@ def _parser() -> ArgumentParser:
 
     game = commands.add_parser("game", help="replay one stored game as boards")
     game.add_argument("db", type=Path)
-    game.add_argument("id", type=game_number)
+    game.add_argument("id", type=int)
     return parser
-
-
-def game_number(text: str) -> int:
-    """A stored game's number: SQLite's integers end at 2**63 - 1."""
-    value = int(text)
-    if not 1 <= value < 2**63:
-        raise ValueError(text)
-    return value
 
 
 def _add_execution(parser: ArgumentParser) -> None:
@@ -431,6 +423,8 @@ def _page(exports: list[Path], out: Path, readme: Path | None) -> int:
 
 def _replay(path: Path, game_id: int) -> int:
     with Store(path, read_only=True) as store:
+        if not 1 <= game_id < 2**63:  # SQLite's integers end at 2**63 - 1
+            raise UsageError(f"{path} has no game {game_id}")
         config = store.config()
         game = config.make_game()
         stored = store.game(game_id)

@@ -159,7 +159,7 @@ def _inside_any(path: str, folders: Iterable[str], strict: bool = False) -> bool
 def own_folder(argv: Sequence[str]) -> str | None:
     """The player's folder: that of the first argument naming a file (`python3 sub/a.py`),
     else the program's own folder unless it is on PATH, a `bin` folder (an installed
-    command, `aviary pikachu`, or an interpreter, `python -m mod`, has no folder of its
+    command, `aviary GAME`, or an interpreter, `python -m mod`, has no folder of its
     own) or a system folder."""
     for word in argv[1:]:
         if os.path.isabs(word) and os.path.isfile(word):
