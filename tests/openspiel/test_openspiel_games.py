@@ -204,3 +204,35 @@ def test_a_wrong_move_text_is_refused_with_the_legal_moves():
     state = pyspiel.load_game("aviary_betsy").new_initial_state()
     with pytest.raises(ValueError, match="legal"):
         state.string_to_action("e2e5")
+
+
+def test_a_finished_games_moves_read_as_moves_from_their_ids_alone(configuration):
+    """`action_to_string` names a move by its id, legal in the state asked or not: the whole
+    history of a finished game, asked of its last state, reads as the game's notation."""
+    spiel, rules = configuration
+    rng = random.Random(5)
+    state = spiel.new_initial_state()
+    texts = []  # (player, action, the text when it was played)
+    while not state.is_terminal() and len(texts) < 400:
+        if state.is_chance_node():
+            action = rng.choice([action for action, _ in state.chance_outcomes()])
+        else:
+            action = rng.choice(state.legal_actions())
+        texts.append((state.current_player(), action, state.action_to_string(action)))
+        state.apply_action(action)
+    for player, action, played in texts:
+        assert state.action_to_string(player, action) == played
+        assert not played.startswith("action ")
+
+
+def test_a_finished_betsy_game_prints_its_moves_as_squares():
+    game = pyspiel.load_game("aviary_betsy")
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    names = [state.action_to_string(action) for action in state.history()]
+    assert names and all(len(name) == 4 and name[0] in "abcdefgh" and name[2] in "abcdefgh"
+                         and name[1] in "12345678" and name[3] in "12345678" for name in names)
+    assert state.action_to_string(game.num_distinct_actions()) == (
+        f"action {game.num_distinct_actions()}")  # not a move: said so

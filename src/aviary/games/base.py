@@ -352,6 +352,13 @@ class Game(ABC, Generic[State, Move]):
         """How many action ids chance outcomes use; 0 for a game without chance."""
         return 0
 
+    def action_text(self, action: int, chance: bool = False) -> str | None:
+        """Action id `action` in the game's notation without a position (a chance outcome's
+        if `chance`), where the id alone says which move it is; None where it does not
+        (the default) or the id is out of range. OpenSpiel names every move of a game's
+        history by it, legal now or not."""
+        return None
+
     def move_for_action(self, state: State, action: int) -> Move:
         """The legal move (or chance outcome) of `state` numbered `action`, else IllegalMove."""
         for move in self.legal_moves(state):

@@ -203,8 +203,11 @@ class AviaryState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         now = self._now
-        move = now.moves().get(action)
-        return f"action {action}" if move is None else now.rules.move_text(now.state, move)
+        move = now.moves().get(action) if player == self.current_player() else None
+        if move is not None:
+            return now.rules.move_text(now.state, move)
+        named = now.rules.action_text(action, player == int(pyspiel.PlayerId.CHANCE))
+        return f"action {action}" if named is None else named
 
     def string_to_action(self, *player_and_text: Any) -> int:
         """The action of the legal move written in the game's notation (`e2e4`, `U`)."""
