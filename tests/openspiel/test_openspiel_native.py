@@ -179,3 +179,17 @@ def test_aviary_play_draws_an_openspiel_game_and_its_mcts_counts_simulations():
     bad = _aviary("play", "openspiel:kuhn_poker", timeout=120)
     assert bad.returncode == 2 and "hidden information" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_without_openspiel_an_openspiel_game_is_refused_in_one_line(tmp_path):
+    """As on a machine without the extra: the import of pyspiel fails."""
+    script = ("import sys; sys.modules['pyspiel'] = None\n"
+              "from aviary.cli import main\n"
+              "sys.exit(main(sys.argv[1:]))\n")
+    run = subprocess.run(
+        [sys.executable, "-c", script, "arena", "run", "--game", "openspiel:connect_four",
+         "--games", "2", "--db", str(tmp_path / "none.sqlite"), "aviary:random",
+         "aviary:random"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2, run.stderr
+    assert "pip install 'aviary[openspiel]'" in run.stderr and "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1

@@ -298,8 +298,8 @@ def register_all() -> None:
         setattr(module, name, game_class)
         if GAME_PREFIX + spec.name in known:
             continue
-        # registered as the default setting is (IJK: deterministic); an instance's own
-        # type (`game.get_type()`) says whether its setting has chance nodes
+        # registered with the default setting's chance mode; a loaded game's own type
+        # (`game.get_type()`) says whether its setting has chance nodes
         pyspiel.register_game(game_type(spec.name, rules_class.title,
                                         parameter_specification(rules_class),
                                         rules_class().chance_count() > 0), game_class)
