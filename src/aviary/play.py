@@ -42,13 +42,14 @@ HELP = "type a move, or: moves, hint, undo, new, quit"
 
 def _parser() -> ArgumentParser:
     names = [spec.name for spec in registry.board_games()]
+    families = ", ".join(f"{prefix}:NAME" for prefix in registry.FAMILIES)
     parser = ArgumentParser(
         prog="aviary play", description=__doc__.splitlines()[0],
-        epilog=f"games: {', '.join(names)}, or any OpenSpiel game as openspiel:NAME "
+        epilog=f"games: {', '.join(names)}, or a game of a family: {families} "
                "(docs/openspiel.md); options per game: see docs/games/",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", metavar="GAME",
-                        help=f"one of: {', '.join(names)}, openspiel:NAME")
+                        help=f"one of: {', '.join(names)}, {families}")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option, e.g. --option n=10 (repeatable)")
     parser.add_argument("--human", choices=SIDES, default="first",

@@ -1,6 +1,7 @@
 """OpenSpiel's own players for every aviary game: its MCTS and its generic alpha-beta.
 
-Opponents nobody here wrote, searching through the adapter (`aviary.openspiel.games`):
+Opponents nobody here wrote, searching through the adapter (`aviary.openspiel.games`),
+or OpenSpiel's own game for `openspiel:NAME` (`aviary.openspiel.native`):
 
 - `aviary:mcts`: OpenSpiel's `MCTSBot` with random rollouts (`RandomRolloutEvaluator`).
   Settings: `time=` seconds a move (it stops starting simulations when the clock
