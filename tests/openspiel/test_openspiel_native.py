@@ -138,6 +138,31 @@ def test_mcts_scores_at_least_3_of_4_against_random_at_connect_four(tmp_path):
     assert '"game": "openspiel:connect_four"' in (tmp_path / "R.jsonl").read_text()
     shown = _aviary("arena", "game", str(db), "1")
     assert shown.returncode == 0 and "opening: [" in shown.stdout
+    _the_browser_replays_a_game_as_openspiel_draws_it(db)
+
+
+def _the_browser_replays_a_game_as_openspiel_draws_it(db: Path) -> None:
+    """`aviary serve --arena DB`'s replay: no grid of cells, so OpenSpiel's picture."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    import warnings
+
+    from aviary.web.app import create_app
+    from aviary.web.config import AppConfig
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    with TestClient(create_app(AppConfig(workers=1, arena_db=db))) as client:
+        arena = client.get("/api/arena").json()
+        assert arena["game"] == "openspiel:connect_four" and arena["played"] == 4
+        replay = client.get(f"/api/arena/games/{arena['games'][0]['id']}").json()
+    assert (replay["rows"], replay["cols"]) == (0, 0)
+    game = pyspiel.load_game("connect_four")
+    for frame in replay["frames"]:
+        spiel = game.new_initial_state()
+        for action in json.loads(frame["state"]):
+            spiel.apply_action(action)
+        assert frame["picture"] == str(spiel).rstrip("\n")
 
 
 def test_external_programs_play_by_the_documented_protocol(tmp_path):
