@@ -118,10 +118,13 @@ def test_alpha_beta_refuses_a_game_with_chance():
 
 
 def test_mcts_scores_at_least_3_of_4_against_random_at_connect_four(tmp_path):
-    """The issue's bar, as written: 4 games stored, MCTS with 200 simulations scores >= 3."""
+    """The issue's bar: 4 games stored, MCTS with 200 simulations scores >= 3. Its command,
+    with a grace of 2 s: 200 simulations take about 0.1 s, but on a machine busy with
+    other work they may pass 0.2 + 0.25 s and lose on time, which is not what is measured."""
     db = tmp_path / "R"
     run = _aviary("arena", "run", "--game", "openspiel:connect_four", "--games", "4",
-                  "--time", "0.2", "--db", str(db), "aviary:mcts?sims=200", "aviary:random")
+                  "--time", "0.2", "--grace", "2", "--db", str(db), "aviary:mcts?sims=200",
+                  "aviary:random")
     assert run.returncode == 0, run.stderr
     with Store(db, read_only=True) as store:
         games = store.games()
@@ -178,7 +181,7 @@ def test_external_programs_play_by_the_documented_protocol(tmp_path):
     nonsense.write_text("print('resign')\n")
     db = tmp_path / "programs.sqlite"
     run = _aviary("arena", "run", "--game", "openspiel:tic_tac_toe", "--games", "4",
-                  "--jobs", "1", "--time", "5", "--db", str(db),
+                  "--jobs", "1", "--time", "20", "--db", str(db),
                   f"random={sys.executable} -m aviary.openspiel.random_program",
                   f"first={sys.executable} {by_id}")
     assert run.returncode == 0, run.stderr
@@ -187,7 +190,7 @@ def test_external_programs_play_by_the_documented_protocol(tmp_path):
     assert len(games) == 4 and all(game.reason.startswith("returns") for game in games)
     db2 = tmp_path / "nonsense.sqlite"
     run = _aviary("arena", "run", "--game", "openspiel:tic_tac_toe", "--games", "2",
-                  "--jobs", "1", "--time", "5", "--db", str(db2), "aviary:random",
+                  "--jobs", "1", "--time", "20", "--db", str(db2), "aviary:random",
                   f"bad={sys.executable} {nonsense}")
     assert run.returncode == 0, run.stderr
     with sqlite3.connect(db2) as connection:
