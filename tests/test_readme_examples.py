@@ -67,6 +67,7 @@ EXPECT = {
     "python -m aviary.horizon.synthetic": r"wrote photo\.jpg",
     "aviary horizon photo.jpg --json": r'"map": \[',
     "aviary arena report": r"(?i)elo",
+    "aviary openspiel run open_spiel.python.examples.mcts": r"Overall returns \[",
 }
 
 # Files a command must leave behind (checked after the command).

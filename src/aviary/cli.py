@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "classify": ("aviary.classify.command", "Naive Bayes text classification (course TRAIN TEST)"),
     "horizon": ("aviary.horizon.command", "Viterbi ridge lines in mountain photos"),
     "arena": ("aviary.arena.command", "tournaments between programs, ratings, SQLite results"),
+    "openspiel": ("aviary.openspiel.command",
+                  "run an OpenSpiel script or example with aviary's games registered"),
     "serve": ("aviary.web.command", "play every game in the browser (FastAPI on 127.0.0.1:8000)"),
 }
 

@@ -42,11 +42,14 @@ HELP = "type a move, or: moves, hint, undo, new, quit"
 
 def _parser() -> ArgumentParser:
     names = [spec.name for spec in registry.board_games()]
+    families = ", ".join(f"{prefix}:NAME" for prefix in registry.FAMILIES)
     parser = ArgumentParser(
         prog="aviary play", description=__doc__.splitlines()[0],
-        epilog=f"games: {', '.join(names)}; options per game: see docs/games/",
+        epilog=f"games: {', '.join(names)}, or a game of a family: {families} "
+               "(docs/openspiel.md); options per game: see docs/games/",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game", metavar="GAME", help=f"one of: {', '.join(names)}")
+    parser.add_argument("game", metavar="GAME",
+                        help=f"one of: {', '.join(names)}, {families}")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option, e.g. --option n=10 (repeatable)")
     parser.add_argument("--human", choices=SIDES, default="first",
@@ -82,6 +85,9 @@ class Session:
     def draw(self) -> None:
         game, state = self.game, self.state
         shape = game.board()
+        if not shape.rows:  # no grid of cells (an OpenSpiel game): the game's own picture
+            self.console.print(game.render(state), highlight=False)
+            return
         text = game.format(state)
         table = Table(show_header=True, box=None, pad_edge=False, padding=(0, 1))
         table.add_column("")
@@ -220,8 +226,10 @@ class Session:
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     board_games = [spec.name for spec in registry.board_games()]
-    if args.game not in registry.GAMES:
-        raise UsageError(f"unknown game {args.game!r}; board games: {', '.join(board_games)}")
+    families = [f"{prefix}:NAME" for prefix in registry.FAMILIES]
+    if args.game not in registry.GAMES and args.game.partition(":")[0] not in registry.FAMILIES:
+        raise UsageError(f"unknown game {args.game!r}; board games: {', '.join(board_games)}, "
+                         f"or {', '.join(families)}")
     try:
         spec = registry.spec(args.game)
         if spec.game is None:

@@ -212,6 +212,7 @@ def test_every_move_has_a_stable_action_id_below_the_count(game):
                 assert named.setdefault((chance, action), text) == text, (
                     f"action {action} is {named[(chance, action)]} in one position, "
                     f"{text} in another")
+                assert game.action_text(action, chance) in (None, text)  # the id alone
             with pytest.raises(IllegalMove):
                 game.move_for_action(state, limit)
             chances += chance

@@ -16,11 +16,14 @@ PAGE = Path(__file__).resolve().parents[2] / "docs" / "openspiel.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", PAGE.read_text(), re.DOTALL)
 
 
-def test_the_page_has_its_three_examples():
-    assert len(BLOCKS) == 3  # load, play, train
+NAMES = ["load", "program", "play", "train"]
 
 
-@pytest.mark.parametrize("block", BLOCKS, ids=["load", "play", "train"][:len(BLOCKS)])
+def test_the_page_has_its_four_examples():
+    assert len(BLOCKS) == len(NAMES)
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=NAMES[:len(BLOCKS)])
 def test_each_python_example_runs(block, tmp_path):
     script = tmp_path / "example.py"
     script.write_text(block)

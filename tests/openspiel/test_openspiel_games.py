@@ -204,3 +204,84 @@ def test_a_wrong_move_text_is_refused_with_the_legal_moves():
     state = pyspiel.load_game("aviary_betsy").new_initial_state()
     with pytest.raises(ValueError, match="legal"):
         state.string_to_action("e2e5")
+
+
+def test_a_finished_games_moves_read_as_moves_from_their_ids_alone(configuration):
+    """`action_to_string` names a move by its id, legal in the state asked or not: the whole
+    history of a finished game, asked of its last state, reads as the game's notation."""
+    spiel, rules = configuration
+    rng = random.Random(5)
+    state = spiel.new_initial_state()
+    texts = []  # (player, action, the text when it was played)
+    while not state.is_terminal() and len(texts) < 400:
+        if state.is_chance_node():
+            action = rng.choice([action for action, _ in state.chance_outcomes()])
+        else:
+            action = rng.choice(state.legal_actions())
+        texts.append((state.current_player(), action, state.action_to_string(action)))
+        state.apply_action(action)
+    for player, action, played in texts:
+        assert state.action_to_string(player, action) == played
+        assert not played.startswith("action ")
+
+
+def test_a_finished_betsy_game_prints_its_moves_as_squares():
+    game = pyspiel.load_game("aviary_betsy")
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    names = [state.action_to_string(action) for action in state.history()]
+    assert names and all(len(name) == 4 and name[0] in "abcdefgh" and name[2] in "abcdefgh"
+                         and name[1] in "12345678" and name[3] in "12345678" for name in names)
+    assert state.action_to_string(game.num_distinct_actions()) == (
+        f"action {game.num_distinct_actions()}")  # not a move: said so
+
+
+def test_each_game_is_registered_with_the_chance_mode_of_its_default_setting():
+    """IJK's default `mode=det` is deterministic, so is its registered type; `mode=nondet`
+    says so in its own type (`test_the_game_type_and_sizes_come_from_the_rules`)."""
+    registered = {game.short_name: game for game in pyspiel.registered_games()}
+    for spec in registry.board_games():
+        chance = spec.make().chance_count() > 0
+        mode = registered[f"aviary_{spec.name}"].chance_mode
+        assert mode == (pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if chance
+                        else pyspiel.GameType.ChanceMode.DETERMINISTIC)
+        assert mode == pyspiel.load_game(f"aviary_{spec.name}").get_type().chance_mode
+
+
+def test_a_game_starts_from_a_position_given_as_text(configuration):
+    """`new_initial_state(TEXT)`, TEXT as the arena stores a position (`Game.encode`): the
+    same moves as the position reached by playing, and it survives serialization."""
+    spiel, rules = configuration
+    rng = random.Random(4)
+    played = spiel.new_initial_state()
+    for _ in range(6):
+        if played.is_terminal():
+            break
+        if played.is_chance_node():
+            played.apply_action(rng.choice([action for action, _ in played.chance_outcomes()]))
+        else:
+            played.apply_action(rng.choice(played.legal_actions()))
+    started = spiel.new_initial_state(rules.encode(played.aviary_state))
+    assert started.aviary_state == played.aviary_state and started.history() == []
+    assert started.legal_actions() == played.legal_actions()
+    assert started.current_player() == played.current_player()
+    _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(spiel, started))
+    assert again.aviary_state == started.aviary_state
+    fresh = spiel.new_initial_state()
+    if started.aviary_state != rules.start():  # the start is part of the information state
+        assert started.information_state_string(0) != fresh.information_state_string(0)
+    with pytest.raises(ValueError, match="not a position as Game.encode writes it"):
+        spiel.new_initial_state("no such position")
+
+
+def test_the_information_state_tensor_is_not_claimed_and_says_so():
+    game = pyspiel.load_game("aviary_pikachu(n=7)")
+    assert not game.get_type().provides_information_state_tensor
+    assert game.get_type().provides_observation_tensor
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    assert state.information_state_string(0) == state.history_str()
+    with pytest.raises(ValueError, match="no information_state_tensor"):
+        state.information_state_tensor(0)

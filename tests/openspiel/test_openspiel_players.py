@@ -152,6 +152,7 @@ def test_an_arena_match_and_a_watched_game_run_with_openspiels_players(tmp_path)
         stdin=subprocess.DEVNULL)
     assert watch.returncode == 0, watch.stderr
     assert watch.stdout.count("engine (") == 2
+    assert watch.stdout.count("3 simulations  value") == 2  # not `depth 1 score +0 nodes 0`
     bad = subprocess.run(
         [str(BIN / "aviary"), "play", "ijk", "--option", "mode=nondet", "--human", "none",
          "--engine", "openspiel-ab"], capture_output=True, text=True, timeout=120, env=env)

@@ -47,7 +47,8 @@ players: a command (`python3 my_player.py`, called with the game's course argume
 e.g. `aviary {game} --help`) or an in-process engine (`aviary:engine?depth=4`,
 `aviary:engine?time=0.5`, `aviary:textbook?time=1`, `aviary:random?seed=1`;
 `aviary:GAME` is the game's main engine); prefix NAME= to name one.
-games: {', '.join(spec.name for spec in registry.board_games())}; game options as
+games: {', '.join(spec.name for spec in registry.board_games())}, or a game of a family:
+{', '.join(f'{prefix}:NAME' for prefix in registry.FAMILIES)} (docs/openspiel.md); game options as
 --option NAME=VALUE (see docs/games/), --n N is short for --option n=N.
 
 example:

@@ -180,6 +180,9 @@ class Report(Generic[Move]):
     nps: float
     seconds: float
     seldepth: int = 0
+    # what a search that counts neither depth nor nodes says of itself instead (OpenSpiel's
+    # MCTS: its simulations and the move's value); `describe` shows it
+    summary: str = ""
 
     @property
     def mate_in(self) -> int | None:
@@ -190,7 +193,10 @@ class Report(Generic[Move]):
         return plies if self.score > 0 else -plies
 
     def describe(self) -> str:
-        """`depth 7  score +35  nodes 120k` style one-liner for logs and terminals."""
+        """`depth 7  score +35  nodes 120k` style one-liner for logs and terminals (the
+        `summary` instead, where the search gave one)."""
+        if self.summary:
+            return f"{self.summary}  {self.seconds:.2f} s"
         mate = self.mate_in
         score = (f"win in {mate}" if mate is not None and mate > 0 else
                  f"loss in {-mate}" if mate is not None else f"{self.score:+d}")
@@ -243,7 +249,9 @@ def move_deadline(deadline: Deadline | None, time: float | None, depth: int | No
 
 @dataclass(frozen=True)
 class Board:
-    """The board's shape, for drawing it: rows x cols cells, `holes` not part of the board."""
+    """The board's shape, for drawing it: rows x cols cells, `holes` not part of the board.
+
+    0 x 0 for a game without a grid of cells (an OpenSpiel game): `Game.render` shows it."""
 
     rows: int
     cols: int
@@ -351,6 +359,13 @@ class Game(ABC, Generic[State, Move]):
     def chance_count(self) -> int:
         """How many action ids chance outcomes use; 0 for a game without chance."""
         return 0
+
+    def action_text(self, action: int, chance: bool = False) -> str | None:
+        """Action id `action` in the game's notation without a position (a chance outcome's
+        if `chance`), where the id alone says which move it is; None where it does not
+        (the default) or the id is out of range. OpenSpiel names every move of a game's
+        history by it, legal now or not."""
+        return None
 
     def move_for_action(self, state: State, action: int) -> Move:
         """The legal move (or chance outcome) of `state` numbered `action`, else IllegalMove."""

@@ -169,6 +169,14 @@ PLAYERS: dict[str, str] = {
 }
 
 
+# Families of games reached by a prefix, `--game PREFIX:NAME` (`openspiel:connect_four`):
+# prefix -> `module:function`, `function(NAME)` -> the `GameSpec` of that game (OptionError
+# when there is none); `pip install 'aviary[PREFIX]'` brings what the module needs.
+FAMILIES: dict[str, str] = {
+    "openspiel": "aviary.openspiel.native:game_spec",
+}
+
+
 def player(name: str, game: Game[Any, Any], settings: Mapping[str, str]) -> Any:
     """Game-independent player `name` for `game` (a `Player` and an arena engine); UsageError
     if its optional package is missing or a setting is wrong."""
@@ -187,10 +195,22 @@ def load(target: str) -> Any:
 
 
 def spec(name: str) -> GameSpec:
-    """The spec of game `name`; OptionError lists the known games otherwise."""
-    if name not in GAMES:
-        raise OptionError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}")
-    return GAMES[name]
+    """The spec of game `name`, or of `PREFIX:NAME` in a family of games (`FAMILIES`);
+    OptionError lists the known games otherwise."""
+    if name in GAMES:
+        return GAMES[name]
+    prefix, colon, rest = name.partition(":")
+    if colon and prefix in FAMILIES:
+        try:
+            family = load(FAMILIES[prefix])
+        except ImportError as error:
+            raise OptionError(f"{prefix}: games are not available ({error}): "
+                              f"pip install 'aviary[{prefix}]'") from None
+        found: GameSpec = family(rest)
+        return found
+    families = ", ".join(f"{prefix}:NAME" for prefix in FAMILIES)
+    raise OptionError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}, "
+                      f"{families}")
 
 
 def board_games() -> list[GameSpec]:

@@ -8,7 +8,10 @@ OpenSpiel Python game `aviary_NAME`, its options as game parameters:
     game = pyspiel.load_game("aviary_pikachu(n=10)")
 
 `aviary.openspiel.players` turns OpenSpiel's MCTS and alpha-beta into aviary
-players (`aviary:mcts`, `aviary:openspiel-ab` in the arena). Needs the
+players (`aviary:mcts`, `aviary:openspiel-ab` in the arena);
+`aviary.openspiel.native` turns OpenSpiel's own games into aviary games
+(`--game openspiel:connect_four`); `aviary.openspiel.command` runs OpenSpiel's
+scripts with the games registered (`aviary openspiel run MODULE`). Needs the
 optional extra: `pip install 'aviary[openspiel]'`.
 """
 

@@ -17,7 +17,6 @@ plane holding the share of `max_plies` played.
 
 from __future__ import annotations
 
-import itertools
 import sys
 from typing import Any, ClassVar
 
@@ -64,16 +63,6 @@ def parameter_specification(rules_class: type[Game[Any, Any]]) -> dict[str, Any]
     return {**{option.name: option.default for option in rules_class.options}, PLIES: 0}
 
 
-def some_setting_has_chance(rules_class: type[Game[Any, Any]]) -> bool:
-    """Whether any setting of the options makes chance nodes (text choices and yes/no
-    options tried in every combination, numbers at their defaults)."""
-    values = [[(option.name, value) for value in
-               (option.choices or ((False, True) if option.kind is bool else (option.default,)))]
-              for option in rules_class.options]
-    return any(rules_class(**dict(combination)).chance_count() > 0
-               for combination in itertools.product(*values))
-
-
 class AviaryGame(pyspiel.Game):
     """One registered aviary game under OpenSpiel; `rules` is the aviary `Game`."""
 
@@ -102,8 +91,18 @@ class AviaryGame(pyspiel.Game):
                          parameter_specification(self.rules_class), self.rules.chance_count() > 0)
         super().__init__(kind, info, {**self.rules.settings, PLIES: self.max_plies})
 
-    def new_initial_state(self) -> AviaryState:
-        return AviaryState(self)
+    def new_initial_state(self, start: Any = None) -> AviaryState:
+        """The start, or the position `start` written as the arena stores it (`Game.encode`:
+        `w BOARD` for most games); ValueError says what is wrong with the text."""
+        if start is None:
+            return AviaryState(self)
+        if not isinstance(start, str):
+            raise ValueError(f"a position is given as text (Game.encode), not {start!r}")
+        try:
+            return AviaryState(self, self.rules.decode(start))
+        except ValueError as error:
+            raise ValueError(f"{self.rules.name}: {start!r} is not a position as "
+                             f"Game.encode writes it ({error})") from None
 
     def state_at(self, state: Any, plies: int = 0) -> AviaryState:
         """The OpenSpiel state of aviary state `state`, `plies` moves into the game
@@ -114,6 +113,8 @@ class AviaryGame(pyspiel.Game):
         if iig_obs_type is None or (iig_obs_type.public_info
                                     and not iig_obs_type.perfect_recall):
             return BoardObserver(self, params)
+        if iig_obs_type.perfect_recall and iig_obs_type.public_info:
+            return HistoryObserver(params)
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
@@ -161,6 +162,8 @@ class AviaryState(pyspiel.State):
         super().__init__(game)
         rules = game.rules
         self._now = Now(rules, rules.start() if state is None else state, plies, game.max_plies)
+        # where the game started when not at the start (its history counts from there)
+        self._origin = None if state is None else rules.encode(state)
 
     @property
     def aviary_state(self) -> Any:
@@ -203,8 +206,11 @@ class AviaryState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         now = self._now
-        move = now.moves().get(action)
-        return f"action {action}" if move is None else now.rules.move_text(now.state, move)
+        move = now.moves().get(action) if player == self.current_player() else None
+        if move is not None:
+            return now.rules.move_text(now.state, move)
+        named = now.rules.action_text(action, player == int(pyspiel.PlayerId.CHANCE))
+        return f"action {action}" if named is None else named
 
     def string_to_action(self, *player_and_text: Any) -> int:
         """The action of the legal move written in the game's notation (`e2e4`, `U`)."""
@@ -256,6 +262,28 @@ class BoardObserver:
         return str(state)
 
 
+class HistoryObserver:
+    """The information state (perfect recall): where the game started and its actions
+    since, as a string. No tensor, as the game type says
+    (`provides_information_state_tensor=False`): in a game of perfect information the
+    observation tensor already holds the whole position."""
+
+    def __init__(self, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        self.tensor = None
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: AviaryState, player: int) -> None:
+        raise ValueError("aviary games give no information_state_tensor "
+                         "(provides_information_state_tensor is False); the "
+                         "observation_tensor holds the whole position")
+
+    def string_from(self, state: AviaryState, player: int) -> str:
+        history = state.history_str()
+        return history if state._origin is None else f"{state._origin}; {history}"
+
+
 def register_all() -> None:
     """Register `aviary_NAME` for every board game in the registry (once per process)."""
     known = set(pyspiel.registered_names())
@@ -270,9 +298,11 @@ def register_all() -> None:
         setattr(module, name, game_class)
         if GAME_PREFIX + spec.name in known:
             continue
+        # registered with the default setting's chance mode; a loaded game's own type
+        # (`game.get_type()`) says whether its setting has chance nodes
         pyspiel.register_game(game_type(spec.name, rules_class.title,
                                         parameter_specification(rules_class),
-                                        some_setting_has_chance(rules_class)), game_class)
+                                        rules_class().chance_count() > 0), game_class)
 
 
 def load(rules: Game[Any, Any], max_plies: int | None = None) -> AviaryGame:

@@ -1,6 +1,7 @@
 """OpenSpiel's own players for every aviary game: its MCTS and its generic alpha-beta.
 
-Opponents nobody here wrote, searching through the adapter (`aviary.openspiel.games`):
+Opponents nobody here wrote, searching through the adapter (`aviary.openspiel.games`),
+or OpenSpiel's own game for `openspiel:NAME` (`aviary.openspiel.native`):
 
 - `aviary:mcts`: OpenSpiel's `MCTSBot` with random rollouts (`RandomRolloutEvaluator`).
   Settings: `time=` seconds a move (it stops starting simulations when the clock
@@ -36,7 +37,8 @@ from open_spiel.python.algorithms import mcts, minimax
 
 from aviary.errors import NoMoveError, UsageError
 from aviary.games.base import Game, Report, move_deadline
-from aviary.openspiel.games import AviaryGame, AviaryState, load
+from aviary.openspiel.games import load
+from aviary.openspiel.native import SpielGame
 from aviary.search.clock import DEFAULT_SECONDS, Deadline, Limit
 
 
@@ -58,7 +60,8 @@ class OpenSpielPlayer:
             known = ", ".join(f"{key}=" for key in self.settings_known)
             raise UsageError(f"aviary:{self.name} takes {known}, not {unknown[0]}=")
         self.game, self.settings = game, dict(settings)
-        self.spiel: AviaryGame = load(game)
+        # OpenSpiel's own game (`openspiel:NAME`), or the adapter over an aviary game
+        self.spiel: pyspiel.Game = game.spiel if isinstance(game, SpielGame) else load(game)
         self.time = self._seconds("time")
 
     def warmup(self) -> None:
@@ -106,15 +109,18 @@ class OpenSpielPlayer:
         return self.game.answer(state, move)
 
     def report(self, state: Any, action: int, depth: int, value: float,
-               started: float) -> Report[Any]:
+               started: float, summary: str = "") -> Report[Any]:
         """A finished search as a `Report` (its value, -1 to 1, as a score of +-1000)."""
         move = self.game.move_for_action(state, action)
         return Report(depth, round(1000 * value), move, self.game.answer(state, move), (move,),
-                      0, 0.0, clock.monotonic() - started)
+                      0, 0.0, clock.monotonic() - started, summary=summary)
 
-    def position(self, state: Any) -> AviaryState:
+    def position(self, state: Any) -> pyspiel.State:
+        """The pyspiel state to search (a copy: the search plays on it)."""
         if self.game.outcome(state) is not None or self.game.is_chance(state):
             raise ValueError("a player is asked to move only where a player is to move")
+        if isinstance(self.game, SpielGame):
+            return state.spiel.clone()
         return self.spiel.state_at(state)
 
     def _seconds(self, key: str) -> float | None:
@@ -152,6 +158,7 @@ class ClockedMCTSBot(mcts.MCTSBot):
     stop: np.ndarray | None = None  # the caller's flag: set, no simulation starts
     simulations = 0
     fallback = False
+    root: Any = None  # the last search's tree
 
     def mcts_search(self, state: pyspiel.State) -> Any:
         self._root: Any = None
@@ -168,6 +175,7 @@ class ClockedMCTSBot(mcts.MCTSBot):
                              for action, prior in self.evaluator.prior(state)]
             self._random_state.shuffle(root.children)
         self.simulations = root.explore_count
+        self.root = root
         return root
 
     def _apply_tree_policy(self, root: Any, state: pyspiel.State) -> Any:
@@ -218,9 +226,19 @@ class MCTSPlayer(OpenSpielPlayer):
             limit.deadline.at)
         self.bot.stop = stop
         action = self.bot.step(position)
-        self.note = ("fallback: a random move, no simulation reached a move in time"
-                     if self.bot.fallback else f"{self.bot.simulations} simulations")
-        yield self.report(state, action, 1, 0.0, started)
+        if self.bot.fallback:
+            self.note = "fallback: a random move, no simulation reached a move in time"
+            yield self.report(state, action, 1, 0.0, started, self.note)
+            return
+        best = self.bot.root.best_child()
+        value = (best.outcome[best.player] if best.outcome is not None else
+                 best.total_reward / max(best.explore_count, 1))
+        self.note = f"{self.bot.simulations} simulations"
+        proven = "  proven" if best.outcome is not None else ""
+        summary = (f"{self.bot.simulations} simulations  value {value:+.2f}{proven}  "
+                   f"best {self.game.move_text(state, self.game.move_for_action(state, action))} "
+                   f"({best.explore_count} visits)")
+        yield self.report(state, action, 1, value, started, summary)
 
 
 class AlphaBetaPlayer(OpenSpielPlayer):
@@ -236,6 +254,9 @@ class AlphaBetaPlayer(OpenSpielPlayer):
             shown = ", ".join(f"{key}={value}" for key, value in game.settings.items())
             raise UsageError(f"aviary:{self.name} is OpenSpiel's alpha-beta, for games without "
                              f"chance; {game.name} ({shown}) has chance nodes")
+        if self.spiel.get_type().utility != pyspiel.GameType.Utility.ZERO_SUM:
+            raise UsageError(f"aviary:{self.name} is OpenSpiel's alpha-beta, for zero-sum "
+                             f"games; {game.name} is not zero-sum")
         self.depth = self._count("depth")
         self.reached = 0  # the depth the last move's search finished
 
@@ -270,7 +291,7 @@ class AlphaBetaPlayer(OpenSpielPlayer):
             if abs(value) == 1 or not cut:  # a proven result, or the whole tree seen
                 break
 
-    def search(self, position: AviaryState, plies: int, deadline: float | None,
+    def search(self, position: pyspiel.State, plies: int, deadline: float | None,
                stop: np.ndarray | None = None) -> tuple[float, int, bool]:
         """(value, action, whether any line was cut at `plies`) of one alpha-beta search."""
         cuts = 0
@@ -292,6 +313,11 @@ class AlphaBetaPlayer(OpenSpielPlayer):
 
 def mcts_player(game: Game[Any, Any], settings: Mapping[str, str]) -> MCTSPlayer:
     return MCTSPlayer(game, settings)
+
+
+def default_mcts(game: Game[Any, Any]) -> MCTSPlayer:
+    """The main engine of an OpenSpiel game (`openspiel:NAME`): MCTS at the caller's clock."""
+    return MCTSPlayer(game, {})
 
 
 def alpha_beta_player(game: Game[Any, Any], settings: Mapping[str, str]) -> AlphaBetaPlayer:

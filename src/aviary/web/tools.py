@@ -178,16 +178,21 @@ def add_routes(app: FastAPI, config: AppConfig) -> None:
             if stored is None:
                 raise HTTPException(404, f"the arena database has no game {game_id}")
             shape = game.board()
-            learnt = boards.piece_owners(type(game), tuple(sorted(game.settings.items())))
             frames = [{"ply": 0, "mover": None, "state": stored.opening,
                        "seconds": None}]
             frames += [{"ply": m.ply, "mover": m.mover, "state": m.state, "seconds": m.seconds}
                        for m in opened.moves(game_id)]
-            for frame in frames:
-                board = game.format(game.decode(frame["state"]))
-                frame["board"] = board
-                frame["owners"] = {c: boards.owner_of(c, learnt) for c in set(board)
-                                   if boards.owner_of(c, learnt) is not None}
+            if shape.rows:
+                learnt = boards.piece_owners(type(game), tuple(sorted(game.settings.items())))
+                for frame in frames:
+                    board = game.format(game.decode(frame["state"]))
+                    frame["board"] = board
+                    frame["owners"] = {c: boards.owner_of(c, learnt) for c in set(board)
+                                       if boards.owner_of(c, learnt) is not None}
+            else:  # no grid of cells (an OpenSpiel game): the game's own picture
+                for frame in frames:
+                    frame["board"], frame["owners"] = "", {}
+                    frame["picture"] = game.render(game.decode(frame["state"]))
             return {"game": asdict(stored), "labels": list(game.labels), "rows": shape.rows,
                     "cols": shape.cols, "holes": sorted(shape.holes), "frames": frames}
         except (sqlite3.Error, ValueError, KeyError) as error:

@@ -289,6 +289,13 @@ class Betsy(Game[Position, Move]):
         """From-square times 64 plus to-square (a promotion is always to a Quetzal)."""
         return move.start * SIZE * SIZE + move.end
 
+    def action_text(self, action: int, chance: bool = False) -> str | None:
+        """`e2e4` from the id alone (it holds both squares)."""
+        if chance or not 0 <= action < SIZE ** 4:
+            return None
+        start, end = divmod(action, SIZE * SIZE)
+        return square_name(*divmod(start, SIZE)) + square_name(*divmod(end, SIZE))
+
     def forcing(self, state: Position) -> Forcing[Move]:
         """Captures, promotions and an attacked Kingfisher, for the fallback's quiescence."""
         return forcing_moves(state)

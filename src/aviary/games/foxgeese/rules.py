@@ -393,6 +393,13 @@ class FoxGeese(Game[Position, Move]):
         """From-point times 49 plus to-point (a jump's goose is the point between them)."""
         return move.start * CELLS + move.end
 
+    def action_text(self, action: int, chance: bool = False) -> str | None:
+        """`d2-d3` from the id alone (it holds both points)."""
+        if chance or not 0 <= action < CELLS * CELLS:
+            return None
+        start, end = divmod(action, CELLS)
+        return f"{square_name(*divmod(start, SIZE))}-{square_name(*divmod(end, SIZE))}"
+
     def max_plies(self) -> int:
         return MOVE_LIMIT
 

@@ -328,6 +328,13 @@ class IJK(Game[Position, Move]):
     def chance_count(self) -> int:
         return 0 if self.deterministic else SIZES[self.variant] ** 2
 
+    def action_text(self, action: int, chance: bool = False) -> str | None:
+        """The move letter, or a chance outcome's cell (`c4`), from the id alone."""
+        if chance:
+            side = SIZES[self.variant]
+            return square_name(*divmod(action, side)) if 0 <= action < side * side else None
+        return (DIRECTIONS + SKIP)[action] if 0 <= action < self.action_count() else None
+
     def max_plies(self) -> int | None:
         """Course: every move adds a tile worth 1 to the sum of the tiles (A = 1, B = 2, ...
         J = 512; a merge keeps the sum) while at most 35 tiles below K are on the board,

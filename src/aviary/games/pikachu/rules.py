@@ -276,6 +276,14 @@ class Pikachu(Game[Position, Move]):
         """From-square times the n*n squares plus to-square (a capture is implied by them)."""
         return move.start * self.n * self.n + move.end
 
+    def action_text(self, action: int, chance: bool = False) -> str | None:
+        """`c3-c4` from the id alone (it holds both squares)."""
+        squares = self.n * self.n
+        if chance or not 0 <= action < squares * squares:
+            return None
+        start, end = divmod(action, squares)
+        return f"{square_name(*divmod(start, self.n))}-{square_name(*divmod(end, self.n))}"
+
     def kernels_reach(self, state: Position) -> bool:
         return kernels_reach(state)
 
