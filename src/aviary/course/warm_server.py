@@ -206,7 +206,7 @@ def json_objects(lines: Iterable[bytes | str]) -> list[dict[str, Any]]:
     for line in lines:
         try:
             found = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested too deep
             continue
         if isinstance(found, dict):
             objects.append(found)
