@@ -113,15 +113,25 @@ def test_without_a_server_the_engine_child_answers_and_nothing_is_left(env):
     assert status(env) is None  # AVIARY_NO_WARM=1: none was started
 
 
-def test_a_course_command_that_finds_no_server_starts_one(env):
-    result = aviary_run("pikachu", "8", "w", START, "1", env=env)
+def test_a_course_command_that_finds_no_server_starts_one_for_its_game(env):
+    """The server it starts is its own engine already (the command's request is its first),
+    loads that game's engine alone, and the others' when asked."""
+    result = aviary_run("pikachu", "8", "w", START, "8", env=env)
     assert result.returncode == 0, result.stderr
-    wait_until(lambda: status(env) is not None, 300, "the server to start")
+    assert last_line(result.stderr).startswith("engine ("), result.stderr
     running = status(env)
+    assert running is not None, "the server stopped with the command"
     assert running["started_by"] == "a course command" and running["idle_minutes"] == 10
+    assert running["served"] == 1
+    assert [name.split()[0] for name in running["engines"]] == ["pikachu"]  # no other game's
     again = aviary_run("pikachu", "8", "w", START, "3", env=env)
     assert last_line(again.stderr).startswith("engine ("), again.stderr
-    assert status(env)["served"] == 1
+    game = registry.make("betsy")
+    betsy = aviary_run("betsy", "w", game.format(game.start()), "8", env=env)
+    assert last_line(betsy.stderr).startswith("engine ("), betsy.stderr
+    after = status(env)
+    assert after["pid"] == running["pid"] and after["served"] == 3
+    assert sorted(name.split()[0] for name in after["engines"]) == ["betsy", "pikachu"]
 
 
 def test_the_fallback_answers_while_the_engine_cannot_load(env, tmp_path):
@@ -166,6 +176,122 @@ def test_a_server_running_other_code_is_never_used(env, tmp_path):
     edited.write_text(edited.read_text() + "# an upgrade\n")  # the server's code changes
     aviary_run("pikachu", "8", "w", START, "5", env=other)
     wait_until(lambda: gone(running["pid"]), 60, "the stale server to stop")
+
+
+def test_a_server_of_other_code_is_replaced_by_the_command_that_finds_it(env, tmp_path):
+    copy = tmp_path / "other"
+    shutil.copytree(Path(aviary.__file__).parent, copy / "aviary",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    edited = copy / "aviary" / "games" / "base.py"
+    edited.write_text(edited.read_text() + "\n# another version\n")
+    other = dict(env, PYTHONPATH=str(copy))
+    assert aviary_run("warm", "start", "--lazy", "--idle", "5", env=other).returncode == 0
+    stale = status(env)
+    result = aviary_run("pikachu", "8", "w", START, "3", env=env)  # one call
+    assert result.returncode == 0 and last_line(result.stderr).startswith("engine ("), \
+        result.stderr
+    wait_until(lambda: gone(stale["pid"]), 60, "the stale server to stop")
+    from aviary.course import warm_server as warm
+
+    wait_until(lambda: (status(env) or {}).get("code") == warm.code_digest(), 120,
+               "a server of this code in its place")
+    assert status(env)["started_by"] == "a course command"
+
+
+def test_refused_requests_do_not_keep_a_server_alive(env):
+    """Idle for 3 s (`--idle 0.05`) while a command of other code knocks every 0.3 s:
+    the refusals are not requests served, and it stops."""
+    env = dict(env, AVIARY_NO_WARM="1")
+    assert aviary_run("warm", "start", "--lazy", "--idle", "0.05", env=env).returncode == 0
+    pid = status(env)["pid"]
+    import socket
+
+    path = os.path.join(env["AVIARY_WARM_DIR"], "warm.sock")
+    request = json.dumps({"game": "pikachu", "settings": {}, "state": "x", "deadline": 1,
+                          "code": "another version"}).encode() + b"\n"
+    refusals = 0
+    given_up = time.monotonic() + 120
+    while not gone(pid):
+        assert time.monotonic() < given_up, "the server kept running"
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+            try:
+                client.connect(path)
+                client.sendall(request)
+                client.settimeout(10)
+                refusals += b"refused" in client.recv(1000)
+            except OSError:
+                pass  # it is going away
+        time.sleep(0.3)
+    assert refusals >= 5  # it refused for 3 s at least, and stopped all the same
+
+
+def test_stop_works_while_a_server_starts(env, tmp_path):
+    """Its engines never load here (numba's import hangs): `stop` ends it all the same, and
+    `warm start`, which waited for it, says so."""
+    (tmp_path / "sitecustomize.py").write_text(SLOW_NUMBA)
+    env = dict(env, AVIARY_NO_WARM="1", PYTHONPATH=str(tmp_path))
+    starting = subprocess.Popen([sys.executable, "-m", "aviary", "warm", "start", "--idle", "5"],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+    try:
+        lock = Path(env["AVIARY_WARM_DIR"]) / "warm.lock"
+        wait_until(lambda: lock.exists() and lock.read_text().endswith(" starting"), 120,
+                   "the server to take its lock")
+        pid = int(lock.read_text().split()[0])
+        said = aviary_run("warm", "status", env=env)
+        assert said.returncode == 1 and f"starting (pid {pid})" in said.stdout, said.stdout
+        stopped = aviary_run("warm", "stop", env=env)
+        assert stopped.returncode == 0 and "stopping" in stopped.stdout, stopped.stdout
+        wait_until(lambda: gone(pid), 60, "the starting server to stop")
+        out, err = starting.communicate(timeout=60)
+    finally:
+        starting.kill()
+        starting.wait()
+    assert starting.returncode == 2 and "stopped while it started" in err, err
+    assert status(env) is None
+
+
+def test_a_request_deadline_is_capped_and_a_gone_client_stops_its_search(env):
+    """A request asking 1e300 s searches (for at most MAX_SECONDS); the command going
+    away stops it without waiting for the search's next depth."""
+    from aviary.course import warm_server as warm
+
+    env = dict(env, AVIARY_NO_WARM="1")
+    assert aviary_run("warm", "start", "--lazy", "--idle", "5", env=env).returncode == 0
+    import socket
+
+    game = registry.make("pikachu")
+    path = os.path.join(env["AVIARY_WARM_DIR"], "warm.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+        client.connect(path)
+        client.sendall(json.dumps({
+            "game": "pikachu", "settings": {}, "state": game.encode(game.parse(START, "w")),
+            "deadline": 1e300, "code": warm.code_digest()}).encode() + b"\n")
+        client.settimeout(120)
+        assert b"answer" in client.recv(1000)
+        assert status(env)["searching"] == 1
+    wait_until(lambda: status(env)["searching"] == 0, 60, "the search to stop")
+
+
+def test_a_search_notices_its_command_going_away():
+    import socket
+    import threading
+
+    import numpy as np
+
+    from aviary.course import warm_server as warm
+
+    ours, theirs = socket.socketpair()
+    stop = np.zeros(1, dtype=np.int64)
+    searched = threading.Event()
+    watcher = threading.Thread(target=warm._watch, args=(ours, stop, searched))
+    watcher.start()
+    time.sleep(0.5)
+    assert stop[0] == 0  # the command is still there
+    theirs.close()
+    watcher.join(30)
+    assert stop[0] == 1 and not watcher.is_alive()
+    ours.close()
 
 
 def test_killing_the_server_mid_move_leaves_the_command_its_own_engine(env):

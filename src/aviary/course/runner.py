@@ -19,9 +19,11 @@ recalls from this user's earlier commands in the same game.
 A game takes part by its registry entry: its `Game.parse_course` reads the
 arguments, its `quick` player gives the first answer, its `evaluation` guides the
 fallback, its main engine thinks: in a warm engine server if one runs (see
-`aviary.course.warm_server`; a command that finds none starts one as it exits, unless
-AVIARY_NO_WARM=1), else in a child process started first thing (its cost is loading
-numba: about 0.5 s of CPU)."""
+`aviary.course.warm_server`), else in one the command starts first thing, its own
+request the server's first (its cost is loading numba: about 0.5 s of CPU); with
+AVIARY_NO_WARM=1, in a child process started first thing. A server running other code
+refuses the request: an engine child answers, and the command replaces that server as
+it exits."""
 
 from __future__ import annotations
 
@@ -76,25 +78,6 @@ def _die_with_parent() -> None:
         pass  # not Linux: the child still stops at the deadline on its own
 
 
-class _NoScipy:
-    """An import hook refusing scipy, in the engine child only: no search kernel needs it.
-
-    Still needed (checked with numba 0.68): `import numba` imports scipy, only to check
-    its version (`numba._ensure_critical_deps`), and a refused import is skipped. Loading
-    the 8x8 board game's engine took 0.50 s of CPU with this hook, 0.69 s without (median
-    of 8 runs, 2026-11): a fifth of a 1-second move. Remove it once numba stops importing
-    scipy.
-    """
-
-    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
-        if name == "scipy" or name.startswith("scipy."):
-            raise ImportError("scipy is not loaded by the course engine process")
-
-
-def _without_scipy() -> None:
-    sys.meta_path.insert(0, _NoScipy())
-
-
 def think(argv: list[str]) -> int:
     """The engine process: print each deeper search's answer until the deadline.
 
@@ -103,7 +86,7 @@ def think(argv: list[str]) -> int:
     the game's earlier positions come on stdin, one JSON list, while numba loads.
     """
     _die_with_parent()
-    _without_scipy()
+    warm.without_scipy()
     from aviary.search.clock import Limit
 
     name, settings, encoded, at = argv
@@ -174,6 +157,7 @@ class WarmEngine:
 
     def __init__(self, connection: socket.socket, name: str, game: Game[Any, Any], state: Any,
                  deadline: float) -> None:
+        self.refused = False  # the server runs other code (`relay` sets it)
         self.connection = connection
         self.fd = connection.fileno()
         self.message = {"game": name, "settings": game.settings, "state": game.encode(state),
@@ -223,6 +207,11 @@ class FallbackChild:
                             "describe": report.describe(),
                             "won": report.proven and report.score > 0}
                     os.write(write, json.dumps(line).encode() + b"\n")
+            except BaseException as error:  # noqa: BLE001 - said, never silent
+                if not isinstance(error, (KeyboardInterrupt, BrokenPipeError)):
+                    with contextlib.suppress(OSError):
+                        os.write(2, f"aviary: the fallback search failed: "
+                                    f"{type(error).__name__}: {error}\n".encode())
             finally:
                 os._exit(0)
         os.close(write)
@@ -319,6 +308,8 @@ def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name
                     for message in lines.feed(chunk):
                         if message.get("done"):
                             return  # the search ended by itself: its last answer is its best
+                        if "refused" in message and isinstance(source, WarmEngine):
+                            source.refused = True  # it closes the connection: see below
                         if message.get("answer") in legal:
                             answers.give(message["answer"], "engine (depth {depth}, score "
                                          "{score}, nodes {nodes}, history {history})"
@@ -411,12 +402,16 @@ def run(name: str, argv: list[str]) -> int:
     search = reach and deadline - time.monotonic() > 0.05
     connection = warm.connect() if reach else None
     start_warm = warm.claim_start() if reach and connection is None else None  # even late
+    if search and start_warm is not None:  # no server: start one now, as this move's engine
+        connection = warm.start_detached(start_warm, name, game.settings, serve_now=True)
+        start_warm = None
     engine: EngineChild | WarmEngine | None = None
     if search:
         engine = (WarmEngine(connection, name, game, state, deadline) if connection is not None
                   else EngineChild(name, game, state, deadline))
     elif connection is not None:
         connection.close()
+    server = engine if isinstance(engine, WarmEngine) else None
     answers = Answers()
     legal: dict[str, Any] = {}  # answer text -> move, once the quick answer is out
     recalled = memory.Recall()
@@ -447,7 +442,9 @@ def run(name: str, argv: list[str]) -> int:
     if move is not None:
         memory.remember(name, game, state, game.play(state, move), recalled.parent)
     if start_warm is not None:
-        warm.start_detached(start_warm)
+        warm.start_detached(start_warm, name, game.settings)
+    if server is not None and server.refused:
+        warm.replace(name, game.settings)  # a server of other code: this code's takes its place
     return 0
 
 

@@ -20,6 +20,7 @@ next to nothing, so a course command line can read its clock before loading numb
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
@@ -79,6 +80,17 @@ class Deadline:
         """The deadline `seconds` from now."""
         now = time.monotonic()
         return cls(now, now + seconds)
+
+    @classmethod
+    def until(cls, at: object) -> Deadline:
+        """The deadline `at` on the monotonic clock, as another process on this machine
+        sent it (a course command to its engine), starting now and capped at
+        `MAX_SECONDS` from now: a request asking for 1e300 s gets the longest move.
+        ValueError if `at` is not a number."""
+        if isinstance(at, bool) or not isinstance(at, int | float) or math.isnan(at):
+            raise ValueError(f"a deadline must be a number of seconds, got {at!r}")
+        now = time.monotonic()
+        return cls(now, min(float(at), now + MAX_SECONDS))
 
     @classmethod
     def for_course(cls, seconds: float) -> Deadline:
