@@ -52,7 +52,7 @@ def _parser() -> ArgumentParser:
     parser.add_argument("--human", choices=SIDES, default="first",
                         help="which side you play: first (default), second, both, or none "
                              "(watch the engine play itself)")
-    parser.add_argument("--time", type=float, default=1.0,
+    parser.add_argument("--time", default="1",
                         help="engine seconds per move (default 1, at most 86400)")
     parser.add_argument("--engine", help="which registered engine plays (default: the main "
                         "one), or a player for every game: mcts?time=2, openspiel-ab?depth=3")
@@ -230,7 +230,7 @@ def main(argv: list[str]) -> int:
     except OptionError as error:
         raise UsageError(str(error)) from None
     with refused_as_usage():
-        check_seconds(args.time, "--time")
+        args.time = check_seconds(args.time, "--time")
     if args.max_plies < 1:
         raise UsageError(f"--max-plies must be at least 1, got {args.max_plies}")
     start = game.start()

@@ -330,6 +330,40 @@ def test_a_bad_warm_folder_is_one_line_and_exit_2(env, tmp_path, where):
     assert not (tmp_path / "no").exists()
 
 
+def test_a_directory_where_the_socket_goes_is_one_line_and_exit_2(env):
+    folder = Path(env["AVIARY_WARM_DIR"])
+    folder.mkdir(mode=0o700)
+    (folder / "warm.sock").mkdir()
+    for args in (["warm", "start", "--lazy", "--foreground"], ["warm", "start"]):
+        result = aviary_run(*args, env=env, timeout=120)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+        assert "warm.sock is not a socket" in result.stderr and "Traceback" not in result.stderr
+    course = aviary_run("pikachu", "8", "w", START, "1", env=env)  # the move is still made
+    assert course.returncode == 0 and course.stdout.strip(), course.stderr
+    assert (folder / "warm.sock").is_dir()
+
+
+def test_the_fallback_search_says_why_it_failed(capfd):
+    """The forked fallback writes its exception to stderr (it used to exit silently, and a
+    command whose engine was late then answered with its quick move alone)."""
+    import time
+
+    from aviary.course.runner import FallbackChild
+
+    game = registry.make("pikachu")
+
+    def broken(*_):
+        raise RuntimeError("no evaluation here")
+
+    child = FallbackChild(game, game.parse(START, "w"), broken, time.monotonic() + 60)
+    output = b""
+    while chunk := child.read():  # until the child has exited
+        output += chunk
+    child.close()
+    assert output == b""  # no answer
+    assert "the fallback search failed: RuntimeError: no evaluation here" in capfd.readouterr().err
+
+
 def test_a_broken_request_does_not_bring_the_server_down(env):
     env = dict(env, AVIARY_NO_WARM="1")
     assert aviary_run("warm", "start", "--lazy", "--idle", "5", env=env).returncode == 0

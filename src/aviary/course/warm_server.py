@@ -85,6 +85,8 @@ def _problem() -> str | None:
         info = directory.stat()
         if info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) & 0o077:
             return f"{directory} is not a private directory of this user; remove it"
+    if path.is_symlink() or (path.exists() and not stat.S_ISSOCK(path.stat().st_mode)):
+        return f"{path} is not a socket; remove it"
     return None
 
 
@@ -542,13 +544,8 @@ def _start(idle_minutes: float, foreground: bool, preload: bool, started_by: str
             threading.Thread(target=server.load, args=game, daemon=True).start()
         if preload:
             server.preload()
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()  # a socket left by a killed server: the lock says none runs
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        listener.bind(str(path))
-        os.chmod(path, 0o600)
+        listener = _listen(path)
         server.socket_inode = path.stat().st_ino
-        listener.listen(16)
         _own(held, "listening")
     except Exception as error:
         _log(directory, f"did not start: {type(error).__name__}: {error}")
@@ -563,6 +560,24 @@ def _start(idle_minutes: float, foreground: bool, preload: bool, started_by: str
         _log(directory, f"stopped after serving {server.served} requests")
         os.close(held)
     return _exit(0, foreground)
+
+
+def _listen(path: Path) -> socket.socket:
+    """The server's listening socket at `path` (mode 0600), else UsageError saying why."""
+    problem = _problem()  # made meanwhile: a directory or file where the socket goes
+    if problem is not None:
+        raise UsageError(problem)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()  # a socket left by a killed server: the lock says none runs
+        listener.bind(str(path))
+        os.chmod(path, 0o600)
+        listener.listen(16)
+    except OSError as error:
+        listener.close()
+        raise UsageError(f"cannot listen on {path}: {error.strerror or error}") from None
+    return listener
 
 
 def _exit(code: int, foreground: bool) -> int:

@@ -43,7 +43,7 @@ from typing import (
     runtime_checkable,
 )
 
-from aviary.search.clock import DEFAULT_SECONDS, Deadline, Limit
+from aviary.search.clock import DEFAULT_SECONDS, Deadline, Limit, check_seconds
 from aviary.search.report import MATE
 
 if TYPE_CHECKING:  # numpy is not imported at run time: command lines must start fast
@@ -582,20 +582,9 @@ def format_seconds(seconds: float) -> str:
     return str(int(seconds)) if float(seconds).is_integer() else f"{seconds:g}"
 
 
-MAX_SECONDS = 86_400.0  # a day: a course command's longest move (clocks overflow far beyond)
-
-
 def parse_seconds(text: str) -> float:
-    """A positive number of seconds, at most `MAX_SECONDS`, else ValueError."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise ValueError(f"SECONDS must be a positive number, got {text!r}") from None
-    if not seconds > 0 or seconds == float("inf"):
-        raise ValueError(f"SECONDS must be a positive number, got {text!r}")
-    if seconds > MAX_SECONDS:
-        raise ValueError(f"SECONDS must be at most {MAX_SECONDS:g} (a day), got {text!r}")
-    return seconds
+    """A course command's SECONDS (`aviary.search.clock.check_seconds`), else ValueError."""
+    return check_seconds(text, "SECONDS")
 
 
 def _split_flags(

@@ -35,12 +35,33 @@ _IMPORTED_AT = time.monotonic()
 MAX_SECONDS = 86_400.0  # the longest time a move may be given: a day (timers overflow near 1e9 s)
 
 
-def check_seconds(seconds: float, name: str = "seconds") -> float:
-    """`seconds` if it is a usable time per move (above 0, at most a day), else ValueError."""
-    if not 0 < seconds <= MAX_SECONDS:
-        raise ValueError(f"{name} must be above 0 and at most {MAX_SECONDS:.0f} seconds "
-                         f"(a day), got {seconds:g}")
-    return seconds
+_NUMBER_CHARACTERS = frozenset("0123456789.eE+-")
+
+
+def check_seconds(seconds: float | str, name: str = "seconds") -> float:
+    """A move's time as a number: `seconds` (a number, or a command line's text) if it is
+    a usable time per move, above 0 and at most MAX_SECONDS (a day), else ValueError
+    naming `name`. The one validator of seconds every command uses: the course command's
+    SECONDS, `play --time`, `ijk --seconds`, the arena's and the web's times.
+
+    Text is a plain decimal number: Python's `float` also takes `1_0` (10), `inf`,
+    `nan` and `infinity`, none of which a time per move is written as.
+    """
+    value: float | None = None
+    if isinstance(seconds, str):
+        text = seconds.strip()
+        if text and set(text) <= _NUMBER_CHARACTERS:
+            try:
+                value = float(text)
+            except ValueError:
+                value = None
+    elif isinstance(seconds, int | float) and not isinstance(seconds, bool):
+        value = float(seconds)
+    if value is None or not 0 < value <= MAX_SECONDS:  # False for nan too
+        shown = repr(seconds) if isinstance(seconds, str) else f"{seconds:g}"
+        raise ValueError(f"{name} must be a number of seconds above 0 and at most "
+                         f"{MAX_SECONDS:.0f} (a day), got {shown}")
+    return value
 
 
 RETURN_SHARE = 0.92  # a search asked to return within T seconds stops after 92% of T ...
