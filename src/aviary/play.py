@@ -34,7 +34,7 @@ from aviary.games.base import (
 )
 from aviary.games.engine import interruptible
 from aviary.games.match import Match
-from aviary.search.clock import Deadline, check_seconds
+from aviary.search.clock import check_seconds
 
 SIDES = ("first", "second", "both", "none")
 HELP = "type a move, or: moves, hint, undo, new, quit"
@@ -117,7 +117,7 @@ class Session:
     def _search(self, *, stop: np.ndarray) -> Any:
         """The engine's move by this move's deadline, each finished depth printed."""
         return self.engine.best_move(
-            self.state, deadline=Deadline.after(self.seconds), stop=stop,
+            self.state, time=self.seconds, stop=stop,
             history=self.match.history,
             on_report=lambda report: self.console.print(
                 f"  {report.describe()}", style="dim", highlight=False))

@@ -96,7 +96,7 @@ def think(argv: list[str]) -> int:
     engine = spec.engine(spec.main_engine, game)  # slow: numba import and cache load
     # the game's earlier positions, written to stdin meanwhile (`aviary.course.memory`)
     history = [game.decode(text) for text in json.loads(sys.stdin.readline() or "[]")]
-    deadline = Deadline(time.monotonic(), float(at))
+    deadline = Deadline.until(float(at))
     if deadline.remaining() > 0.01:  # every depth is printed: it deepens to the deadline
         # (tables: cached only)
         for report in engine.think(state, Limit(deadline=deadline), history=history):

@@ -43,7 +43,7 @@ from typing import (
     runtime_checkable,
 )
 
-from aviary.search.clock import DEFAULT_SECONDS, Deadline, Limit, check_seconds
+from aviary.search.clock import Deadline, Limit, check_seconds
 from aviary.search.report import MATE
 
 if TYPE_CHECKING:  # numpy is not imported at run time: command lines must start fast
@@ -226,19 +226,6 @@ class Player(Protocol[Position, Move]):
         plies and/or `nodes` nodes; each completed depth goes to `on_report`.
         `history` is the game's positions before `state` (repetitions are draws)."""
         ...
-
-
-def move_deadline(deadline: Deadline | None, time: float | None, depth: int | None = None,
-                  nodes: int | None = None) -> Deadline | None:
-    """The deadline a player's `best_move` keeps: `deadline`, else `time` seconds from now,
-    else none when depth or nodes bound the search, else `DEFAULT_SECONDS`."""
-    if deadline is not None and time is not None:
-        raise ValueError("give a player deadline= or time=, not both")
-    if deadline is not None:
-        return deadline
-    if time is not None:
-        return Deadline.after(time)
-    return None if depth is not None or nodes is not None else Deadline.after(DEFAULT_SECONDS)
 
 
 @dataclass(frozen=True)

@@ -35,9 +35,9 @@ import pyspiel
 from open_spiel.python.algorithms import mcts, minimax
 
 from aviary.errors import NoMoveError, UsageError
-from aviary.games.base import Game, Report, move_deadline
+from aviary.games.base import Game, Report
 from aviary.openspiel.games import AviaryGame, AviaryState, load
-from aviary.search.clock import DEFAULT_SECONDS, Deadline, Limit, check_seconds
+from aviary.search.clock import DEFAULT_SECONDS, Deadline, Limit, check_seconds, move_deadline
 
 
 class TimeUp(Exception):

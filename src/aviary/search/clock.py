@@ -41,8 +41,9 @@ _NUMBER_CHARACTERS = frozenset("0123456789.eE+-")
 def check_seconds(seconds: float | str, name: str = "seconds") -> float:
     """A move's time as a number: `seconds` (a number, or a command line's text) if it is
     a usable time per move, above 0 and at most MAX_SECONDS (a day), else ValueError
-    naming `name`. The one validator of seconds every command uses: the course command's
-    SECONDS, `play --time`, `ijk --seconds`, the arena's and the web's times.
+    naming `name`. The one validator of seconds: the course command's SECONDS, `play
+    --time`, a game command's `--seconds`, OpenSpiel's `time=` (the arena and the web app
+    still check their own, against this MAX_SECONDS).
 
     Text is a plain decimal number: Python's `float` also takes `1_0` (10), `inf`,
     `nan` and `infinity`, none of which a time per move is written as.
@@ -143,6 +144,21 @@ class Deadline:
         """`seconds` earlier (a caller's own lateness), keeping `MOST_SHORTENED` of the time."""
         kept = self.started + MOST_SHORTENED * self.seconds
         return replace(self, at=max(self.at - seconds, kept))
+
+
+def move_deadline(deadline: Deadline | None, time: float | None, depth: int | None = None,
+                  nodes: int | None = None) -> Deadline | None:
+    """The deadline a player's `best_move` keeps: `deadline`, else `time` seconds from now,
+    else none when depth or nodes bound the search, else `DEFAULT_SECONDS`. Front ends
+    that have a deadline pass it; the others pass their seconds (`time=`) and the player
+    starts the clock here, at the call."""
+    if deadline is not None and time is not None:
+        raise ValueError("give a player deadline= or time=, not both")
+    if deadline is not None:
+        return deadline
+    if time is not None:
+        return Deadline.after(time)
+    return None if depth is not None or nodes is not None else Deadline.after(DEFAULT_SECONDS)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from aviary.games.base import IllegalMove
 from aviary.games.engine import interruptible
 from aviary.games.ijk import rules
 from aviary.games.match import Match
-from aviary.search.clock import Deadline, check_seconds
+from aviary.search.clock import check_seconds
 
 
 def _parser() -> ArgumentParser:
@@ -100,7 +100,7 @@ def play_game(argv: Sequence[str]) -> int:
         else:
             assert engine is not None
             move = interruptible(partial(engine.best_move, position,
-                                         deadline=Deadline.after(args.seconds)))
+                                         time=args.seconds))
         match.play(move)
         match.play_chances(rng)  # the new tile, shown with the move
         print(f"{mover} played: {move}", flush=True)
