@@ -33,7 +33,6 @@ import os
 import select
 import signal
 import socket
-import subprocess
 import sys
 import time
 from typing import Any
@@ -44,7 +43,7 @@ from aviary.errors import NoMoveError, UsageError
 from aviary.games import registry
 from aviary.games.base import Game, OptionError
 from aviary.games.fallback import Fallback
-from aviary.search.clock import Deadline, process_age
+from aviary.search.clock import SEARCH_SECONDS, START_SEARCH_SECONDS, Deadline, process_age
 
 # AVIARY_COURSE_TRACE=1: a line on stderr for each answer the engine relays (benchmarks)
 TRACE = os.environ.get("AVIARY_COURSE_TRACE") == "1"
@@ -78,71 +77,112 @@ def _die_with_parent() -> None:
         pass  # not Linux: the child still stops at the deadline on its own
 
 
-def think(argv: list[str]) -> int:
-    """The engine process: print each deeper search's answer until the deadline.
+def _trace(what: str) -> None:
+    """With AVIARY_COURSE_TRACE=1, when the engine child got this far (its own age)."""
+    if TRACE:
+        print(f"engine child: {what} at {process_age():.3f} s (CPU {time.process_time():.3f} s)",
+              file=sys.stderr, flush=True)
 
-    Runs as `python -m aviary.course.runner --think GAME SETTINGS STATE DEADLINE` (SETTINGS as
-    JSON, STATE as `Game.encode`, DEADLINE on the monotonic clock parent and child share);
-    the game's earlier positions come on stdin, one JSON list, while numba loads.
-    """
-    _die_with_parent()
+
+def _think(name: str, game: Game[Any, Any], state: Any, at: float, history_fd: int,
+           answers_fd: int) -> None:
+    """The engine child's work: each deeper search's answer, a JSON line on `answers_fd`,
+    until the deadline `at`; the game's earlier positions come on `history_fd`, one JSON
+    list, while numba loads (the command writes them once it has recalled them)."""
+    _trace("forked")
     warm.without_scipy()
     from aviary.search.clock import Limit
 
-    name, settings, encoded, at = argv
     spec = registry.spec(name)
-    game = spec.make(**json.loads(settings))
-    state = game.decode(encoded)
-    engine = spec.engine(spec.main_engine, game)  # slow: numba import and cache load
-    # the game's earlier positions, written to stdin meanwhile (`aviary.course.memory`)
-    history = [game.decode(text) for text in json.loads(sys.stdin.readline() or "[]")]
-    deadline = Deadline.until(float(at))
-    if deadline.remaining() > 0.01:  # every depth is printed: it deepens to the deadline
+    if TRACE:
+        import numba  # noqa: F401 - timed apart from the game's kernels
+
+        _trace("numba imported")
+    engine = spec.engine(spec.main_engine, game)  # slow: numba's compiler, the cached kernels
+    _trace("engine built (its kernel modules imported)")
+    with os.fdopen(history_fd, "rb") as pipe:
+        history = [game.decode(text) for text in json.loads(pipe.readline() or b"[]")]
+    deadline = Deadline.until(at)
+    if deadline.remaining() > SEARCH_SECONDS:  # every depth is sent: it deepens to the deadline
         # (tables: cached only)
         for report in engine.think(state, Limit(deadline=deadline), history=history):
-            sys.stdout.buffer.write(warm.engine_line(report, len(history)))
-            sys.stdout.flush()
-    sys.stdout.buffer.write(warm.DONE)
-    sys.stdout.flush()
-    return 0
+            if report.depth <= 1:
+                _trace(f"depth {report.depth} searched (the kernels' cached code loaded)")
+            os.write(answers_fd, warm.engine_line(report, len(history)))
+    os.write(answers_fd, warm.DONE)
 
 
 class EngineChild:
-    """The engine in a child process, started as early as possible: loading numba is its cost.
+    """The engine in a forked child process, started as early as possible: loading numba is
+    its cost (about 0.5 s of CPU).
 
     A child process, not a thread: loading numba's cached code holds the GIL for long
-    stretches, which could make a thread-based watchdog wake up late.
+    stretches, which could make a thread-based watchdog wake up late. Forked, not a new
+    interpreter: it starts with the command's modules already imported (numba is not).
     """
 
     is_warm = False
 
     def __init__(self, name: str, game: Game[Any, Any], state: Any, deadline: float) -> None:
-        command = [
-            sys.executable, "-m", "aviary.course.runner", "--think", name,
-            json.dumps(game.settings), game.encode(state), repr(deadline),
-        ]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        assert self.process.stdout is not None
-        self.fd = self.process.stdout.fileno()
+        history_read, history_write = os.pipe()
+        answers_read, answers_write = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the engine; it never returns into the command's code
+            try:
+                os.close(history_write)
+                os.close(answers_read)
+                _die_with_parent()
+                _think(name, game, state, deadline, history_read, answers_write)
+            except BaseException as error:  # noqa: BLE001 - said, never silent
+                _say_failed("the engine", error)
+            finally:
+                os._exit(0)
+        os.close(history_read)
+        os.close(answers_write)
+        self.pid, self.fd, self.history_fd = pid, answers_read, history_write
+        if TRACE:
+            print(f"engine child started at {process_age():.3f} s (command's CPU "
+                  f"{time.process_time():.3f} s)", file=sys.stderr, flush=True)
 
     def start(self, history: tuple[str, ...]) -> None:
         """Hand it the game's earlier positions (it reads them once numba has loaded)."""
-        assert self.process.stdin is not None
         with contextlib.suppress(OSError):  # a child already gone: its first read says so
-            self.process.stdin.write(memory.history_for_pipe(history))
-        with contextlib.suppress(OSError):
-            self.process.stdin.close()
+            os.write(self.history_fd, memory.history_for_pipe(history))
+        self._close_history()
+
+    def _close_history(self) -> None:
+        if self.history_fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.history_fd)
+            self.history_fd = -1
 
     def read(self) -> bytes:
         return os.read(self.fd, 1 << 16)
 
     def stop(self) -> None:
         """Kill it without waiting (`close` then reaps it): both searches die at once."""
-        self.process.kill()
+        if self.pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
 
     def close(self) -> None:
-        self.process.kill()
-        self.process.wait()  # reaped: no zombie left behind for whoever runs us
+        """Kill it and reap it (no zombie left behind for whoever runs us)."""
+        if self.pid:
+            self.stop()
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+            os.close(self.fd)
+            self._close_history()
+            self.pid = 0
+
+
+def _say_failed(what: str, error: BaseException) -> None:
+    """A forked search's exception, one line on stderr (a killed command's is not said)."""
+    if not isinstance(error, (KeyboardInterrupt, BrokenPipeError, SystemExit)):
+        with contextlib.suppress(OSError):
+            os.write(2, f"aviary: {what} failed: {type(error).__name__}: {error}\n".encode())
 
 
 class WarmEngine:
@@ -208,10 +248,7 @@ class FallbackChild:
                             "won": report.proven and report.score > 0}
                     os.write(write, json.dumps(line).encode() + b"\n")
             except BaseException as error:  # noqa: BLE001 - said, never silent
-                if not isinstance(error, (KeyboardInterrupt, BrokenPipeError)):
-                    with contextlib.suppress(OSError):
-                        os.write(2, f"aviary: the fallback search failed: "
-                                    f"{type(error).__name__}: {error}\n".encode())
+                _say_failed("the fallback search", error)
             finally:
                 os._exit(0)
         os.close(write)
@@ -323,7 +360,8 @@ def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name
                 else:  # the end: a finished fallback, a dead engine, a refusing server
                     del sources[fd]
                     source.close()
-                    if source is engine and engine.is_warm and deadline - time.monotonic() > 0.05:
+                    if (source is engine and engine.is_warm
+                            and deadline - time.monotonic() > START_SEARCH_SECONDS):
                         engine = EngineChild(name, game, state, deadline)
                         engine.start(history)
                         sources[engine.fd] = (engine, _Lines())
@@ -399,7 +437,7 @@ def run(name: str, argv: list[str]) -> int:
     deadline = course_deadline(seconds).at  # the monotonic clock every process shares
 
     reach = game.kernels_reach(state)
-    search = reach and deadline - time.monotonic() > 0.05
+    search = reach and deadline - time.monotonic() > START_SEARCH_SECONDS
     connection = warm.connect() if reach else None
     start_warm = warm.claim_start() if reach and connection is None else None  # even late
     if search and start_warm is not None:  # no server: start one now, as this move's engine
@@ -447,7 +485,3 @@ def run(name: str, argv: list[str]) -> int:
         warm.replace(name, game.settings)  # a server of other code: this code's takes its place
     return 0
 
-
-if __name__ == "__main__":
-    if sys.argv[1:2] == ["--think"]:
-        sys.exit(think(sys.argv[2:]))

@@ -435,12 +435,12 @@ class Server:
                deadline: Deadline) -> None:
         """Send the engine's answer after each depth until the deadline, or until the
         command goes away (`_watch`: noticed within WATCH_SECONDS, not at the next depth)."""
-        from aviary.search.clock import Limit
+        from aviary.search.clock import SEARCH_SECONDS, Limit
 
         game, engine = self.engine(message["game"], message["settings"])
         state = game.decode(message["state"])
         history = [game.decode(text) for text in message.get("history", [])]
-        if deadline.remaining() <= 0.01:
+        if deadline.remaining() <= SEARCH_SECONDS:
             connection.sendall(DONE)
             return
         import numpy as np

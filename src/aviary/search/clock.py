@@ -69,6 +69,8 @@ RETURN_SHARE = 0.92  # a search asked to return within T seconds stops after 92%
 RETURN_LATENCY = 0.03  # ... less 30 ms: polling, converting the result, waking the caller
 DEPTH_SHARE = 0.45  # the engines start no new depth once this share of the move's time is gone
 DEEPEN_TO_DEADLINE = 1.0  # start depths until the deadline (the textbook opponent, some games)
+START_SEARCH_SECONDS = 0.05  # a course command with less time left starts no engine
+SEARCH_SECONDS = 0.01  # an engine with less time left than this searches nothing
 DEFAULT_SECONDS = 1.0  # a move's time when a caller gives no deadline, depth or node limit
 MOST_SHORTENED = 0.5  # a caller's shortening (the web's lateness) leaves at least this share
 
