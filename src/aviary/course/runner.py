@@ -385,23 +385,40 @@ def _busy_seconds() -> float:
         return times.user + times.system
 
 
+def _ran_programs_before() -> bool:
+    """Whether this process, before it became this command, waited for programs of its own:
+    a shell running `a && b && aviary ...` (`bash -c`) waits for `a` and `b` in the process
+    it then turns into the command. Linux keeps the page faults of waited-for children
+    (`cminflt`, /proc/self/stat) across the exec; a program a grader starts has none
+    (builtins such as `cd` or `true` start no program)."""
+    try:
+        with open("/proc/self/stat") as stat:
+            return int(stat.read().rsplit(")", 1)[1].split()[8]) > 0
+    except (OSError, ValueError, IndexError):
+        return False
+
+
 def course_deadline(seconds: float) -> Deadline:
     """This command's deadline: SECONDS from its process's start (`Deadline.for_course`),
-    or, when that start lies SECONDS or more back, from the start of its program.
+    or from the start of its program when its process ran other programs first.
 
     Linux dates a process from its fork, and bash running `a && b && aviary ...` as
     `bash -c` (ssh's remote command; `sh -c` where sh is bash) runs the last command in
-    its own process: the command then dates from before `a` and `b`, and found its whole
-    time gone (the README's first command, run that way, answered with the quick move
-    alone). A grader whose clock started at the fork would have taken the last line by
-    then, so its clock started at the exec. Linux does not record the exec's time: the
-    command counts its CPU time and its waits for a core instead. The shell's share of
-    those is a few milliseconds (it slept, waiting for its commands); what they miss is
-    the command's own sleeps in start-up (files read from a cold disk).
+    its own process: the command then dates from before `a` and `b`. The README's first
+    command, run that way, found its 5 s gone and answered with the quick move alone when
+    `a && b` took 5 s or more; and when they took 4.4 to 5 s (`aviary warmup` with its
+    caches built, on a busy machine) it still did, with no time left to search. So the
+    command counts from its exec when its start lies SECONDS or more back (a grader whose
+    clock started at the fork would have taken the last line by then), or when the process
+    waited for programs before the exec (`_ran_programs_before`: then it was a shell's,
+    not a program a grader started). Linux does not record the exec's time: the command
+    counts its CPU time and its waits for a core instead. The shell's share of those is a
+    few milliseconds (it slept, waiting for its commands); what they miss is the
+    command's own sleeps in start-up (files read from a cold disk).
     """
     deadline = Deadline.for_course(seconds)
     gone = time.monotonic() - deadline.started
-    if gone < seconds:
+    if gone < seconds and not _ran_programs_before():
         return deadline
     slept = gone - _busy_seconds()  # the shell's wait for the commands before this one
     return Deadline(deadline.started + slept, deadline.at + slept) if slept > 0 else deadline
