@@ -313,9 +313,11 @@ DONE = b'{"done": true}\n'  # the engine's search ended by itself (a proven resu
 WATCH_SECONDS = 0.1  # how often a search checks that its command is still there
 
 
-def _watch(connection: socket.socket, stop: Any, searched: threading.Event) -> None:
-    """Set `stop[0]` once the command at the other end of `connection` has gone (it sends
-    nothing after its request, so the socket turns readable only at its end)."""
+def _watch(connection: socket.socket, stop: Any, searched: threading.Event,
+           gone_event: threading.Event | None = None) -> None:
+    """Set `stop[0]` (and `gone_event`) once the command at the other end of `connection`
+    has gone (it sends nothing after its request, so the socket turns readable only at
+    its end)."""
     poller = select.poll()
     poller.register(connection, select.POLLIN | select.POLLHUP | select.POLLERR)
     while not searched.is_set():
@@ -328,6 +330,8 @@ def _watch(connection: socket.socket, stop: Any, searched: threading.Event) -> N
                 gone = True
             if gone:
                 stop[0] = 1
+                if gone_event is not None:
+                    gone_event.set()
                 return
             searched.wait(WATCH_SECONDS)  # bytes after the request: not an end
 
@@ -445,13 +449,14 @@ class Server:
             return
         import numpy as np
 
-        stop = np.zeros(1, dtype=np.int64)
-        searched = threading.Event()
-        threading.Thread(target=_watch, args=(connection, stop, searched), daemon=True).start()
+        stop = np.zeros(1, dtype=np.int64)  # set by `_watch` (the deadline has its own flag)
+        searched, gone = threading.Event(), threading.Event()
+        threading.Thread(target=_watch, args=(connection, stop, searched, gone),
+                         daemon=True).start()
         try:
             for report in engine.think(state, Limit(deadline=deadline), stop=stop,
                                        history=history):
-                if stop[0]:
+                if gone.is_set():
                     return  # the command is gone
                 try:
                     connection.sendall(engine_line(report, len(history)))
