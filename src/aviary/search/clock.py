@@ -59,7 +59,8 @@ def check_seconds(seconds: float | str, name: str = "seconds") -> float:
     elif isinstance(seconds, int | float) and not isinstance(seconds, bool):
         value = float(seconds)
     if value is None or not 0 < value <= MAX_SECONDS:  # False for nan too
-        shown = repr(seconds) if isinstance(seconds, str) else f"{seconds:g}"
+        number = isinstance(seconds, int | float) and not isinstance(seconds, bool)
+        shown = f"{seconds:g}" if number else repr(seconds)
         raise ValueError(f"{name} must be a number of seconds above 0 and at most "
                          f"{MAX_SECONDS:.0f} (a day), got {shown}")
     return value
