@@ -8,8 +8,8 @@ on PYTHONPATH sleeps before `import numba`; used only by benchmarks), three time
 
 - cold: no warm server (`AVIARY_NO_WARM=1`): the engine loads in a child process;
 - warm: with a warm server started beforehand in a private folder (and stopped after);
-- auto: as a user runs it: no server at first, the first command starts one as it
-  exits (in a private folder; stopped after), the later ones find it once it listens.
+- auto: as a user runs it: no server at first, the first command starts one at its
+  start, as its engine (in a private folder; stopped after), the later ones find it.
 
 It counts the word in each command's last stderr line (`engine`, `table`, `fallback`)
 and prints the share of engine-or-table answers per game and setting, with the load.

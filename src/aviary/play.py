@@ -34,7 +34,7 @@ from aviary.games.base import (
 )
 from aviary.games.engine import interruptible
 from aviary.games.match import Match
-from aviary.search.clock import Deadline, check_seconds
+from aviary.search.clock import check_seconds
 
 SIDES = ("first", "second", "both", "none")
 HELP = "type a move, or: moves, hint, undo, new, quit"
@@ -55,7 +55,7 @@ def _parser() -> ArgumentParser:
     parser.add_argument("--human", choices=SIDES, default="first",
                         help="which side you play: first (default), second, both, or none "
                              "(watch the engine play itself)")
-    parser.add_argument("--time", type=float, default=1.0,
+    parser.add_argument("--time", default="1",
                         help="engine seconds per move (default 1, at most 86400)")
     parser.add_argument("--engine", help="which registered engine plays (default: the main "
                         "one), or a player for every game: mcts?time=2, openspiel-ab?depth=3")
@@ -123,7 +123,7 @@ class Session:
     def _search(self, *, stop: np.ndarray) -> Any:
         """The engine's move by this move's deadline, each finished depth printed."""
         return self.engine.best_move(
-            self.state, deadline=Deadline.after(self.seconds), stop=stop,
+            self.state, time=self.seconds, stop=stop,
             history=self.match.history,
             on_report=lambda report: self.console.print(
                 f"  {report.describe()}", style="dim", highlight=False))
@@ -238,7 +238,7 @@ def main(argv: list[str]) -> int:
     except OptionError as error:
         raise UsageError(str(error)) from None
     with refused_as_usage():
-        check_seconds(args.time, "--time")
+        args.time = check_seconds(args.time, "--time")
     if args.max_plies < 1:
         raise UsageError(f"--max-plies must be at least 1, got {args.max_plies}")
     start = game.start()

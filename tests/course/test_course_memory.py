@@ -122,6 +122,57 @@ def test_a_bad_folder_leaves_the_command_without_memory(tmp_path, monkeypatch):
     assert memory.recall("foxgeese", GAME, position(CYCLE[2])) == memory.Recall()
 
 
+def bad_lines(good: dict) -> list[bytes]:
+    """Lines a memory file may hold besides `remember`'s: edited by hand, cut by a killed
+    command, written by another version, or junk; each keeps the good line's game key
+    and time where it has them, so that it reaches the code that reads its fields."""
+    def edited(**fields) -> bytes:
+        return json.dumps({**good, "id": "bad", **fields}).encode()
+
+    return [edited(time="abc"), b"null", b"[1]", edited(made=5), edited(given=5),
+            json.dumps(good).encode()[:40],  # half a line
+            bytes(range(256)) + b"\xff\xfe", b"[" * 100_000,  # binary junk, deep nesting
+            edited(time=None), edited(time=float("nan")), edited(time=True), edited(id=[1]),
+            edited(key=None), edited(parent=7), edited(made="x"), edited(made="f ##"),
+            edited(parent=good["id"], given="no position", made="nor this")]
+
+
+def test_bad_lines_are_skipped_and_the_good_ones_still_recalled(folder):
+    memory.remember("foxgeese", GAME, position(CYCLE[0]), position(CYCLE[1]), None)
+    path = folder / memory.FILE_NAME
+    good = path.read_bytes()
+    for bad in bad_lines(json.loads(good)):
+        for content in (bad + b"\n" + good, good + bad + b"\n"):
+            path.write_bytes(content)
+            recalled = memory.recall("foxgeese", GAME, position(CYCLE[2]))
+            assert [course_text(position(text)) for text in recalled.history] == CYCLE[:2], bad
+        # a bad line linking to the good one gives no history of its own
+        path.write_bytes(good + bad + b"\n")
+        assert memory.recall("foxgeese", GAME, GAME.start()).history == ()
+
+
+def test_the_course_command_answers_and_exits_0_over_a_bad_memory_file(tmp_path):
+    """The real command (its own engine child, no server), with every bad line of
+    `bad_lines` in its memory file: it answers, exits 0 without a traceback, and adds
+    its own line."""
+    folder = tmp_path / "aviary"
+    folder.mkdir(mode=0o700)
+    good = {"id": "0123456789ab", "key": memory._key("foxgeese", GAME),
+            "given": CYCLE[0] + " 0", "made": CYCLE[1] + " 1", "parent": None,
+            "time": time.time()}
+    path = folder / memory.FILE_NAME
+    path.write_bytes(b"\n".join(bad_lines(good)) + b"\n")
+    env = dict(os.environ, AVIARY_WARM_DIR=str(folder), AVIARY_NO_WARM="1")
+    env.pop("AVIARY_NO_MEMORY", None)
+    result = course("f", CYCLE[2].split()[1], "2", "--variant", "elephants", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    answer = result.stdout.split()[-1]
+    assert GAME.format(GAME.decode("g " + answer)) == answer
+    added = json.loads(path.read_bytes().splitlines()[-1])
+    assert added["given"].startswith(CYCLE[2]) and added["parent"] is None
+
+
 def test_the_recalled_history_turns_the_engine_from_the_repetition():
     """At a fixed node budget, each search in a new thread (its own transposition table):
     told a game in which the position its move makes has already stood (the foxes' move,

@@ -7,6 +7,7 @@ before its test ends.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -104,24 +105,33 @@ def test_without_a_server_the_engine_child_answers_and_nothing_is_left(env):
     assert result.returncode == 0 and last_line(result.stderr).startswith("engine ("), \
         result.stderr
     def leftovers() -> list[str]:
-        return [pid for pattern in (f"aviary.course.runner --think pikachu .*{START}",  # engine
-                                    f"aviary pikachu 8 w {START} 8")  # the forked fallback
-                for pid in subprocess.run(["pgrep", "-f", pattern], capture_output=True,
-                                          text=True).stdout.split()]
+        return [pid for pid in subprocess.run(  # the forked engine child and fallback
+            ["pgrep", "-f", f"aviary pikachu 8 w {START} 8"], capture_output=True,
+            text=True).stdout.split()]
 
     wait_until(lambda: leftovers() == [], 10, "the killed searches to end")
     assert status(env) is None  # AVIARY_NO_WARM=1: none was started
 
 
-def test_a_course_command_that_finds_no_server_starts_one(env):
-    result = aviary_run("pikachu", "8", "w", START, "1", env=env)
+def test_a_course_command_that_finds_no_server_starts_one_for_its_game(env):
+    """The server it starts is its own engine already (the command's request is its first),
+    loads that game's engine alone, and the others' when asked."""
+    result = aviary_run("pikachu", "8", "w", START, "8", env=env)
     assert result.returncode == 0, result.stderr
-    wait_until(lambda: status(env) is not None, 300, "the server to start")
+    assert last_line(result.stderr).startswith("engine ("), result.stderr
     running = status(env)
+    assert running is not None, "the server stopped with the command"
     assert running["started_by"] == "a course command" and running["idle_minutes"] == 10
+    assert running["served"] == 1
+    assert [name.split()[0] for name in running["engines"]] == ["pikachu"]  # no other game's
     again = aviary_run("pikachu", "8", "w", START, "3", env=env)
     assert last_line(again.stderr).startswith("engine ("), again.stderr
-    assert status(env)["served"] == 1
+    game = registry.make("betsy")
+    betsy = aviary_run("betsy", "w", game.format(game.start()), "8", env=env)
+    assert last_line(betsy.stderr).startswith("engine ("), betsy.stderr
+    after = status(env)
+    assert after["pid"] == running["pid"] and after["served"] == 3
+    assert sorted(name.split()[0] for name in after["engines"]) == ["betsy", "pikachu"]
 
 
 def test_the_fallback_answers_while_the_engine_cannot_load(env, tmp_path):
@@ -168,6 +178,126 @@ def test_a_server_running_other_code_is_never_used(env, tmp_path):
     wait_until(lambda: gone(running["pid"]), 60, "the stale server to stop")
 
 
+def test_a_server_of_other_code_is_replaced_by_the_command_that_finds_it(env, tmp_path):
+    copy = tmp_path / "other"
+    shutil.copytree(Path(aviary.__file__).parent, copy / "aviary",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    edited = copy / "aviary" / "games" / "base.py"
+    edited.write_text(edited.read_text() + "\n# another version\n")
+    other = dict(env, PYTHONPATH=str(copy))
+    assert aviary_run("warm", "start", "--lazy", "--idle", "5", env=other).returncode == 0
+    stale = status(env)
+    result = aviary_run("pikachu", "8", "w", START, "8", env=env)  # one call (its engine
+    # child loads numba: on a loaded machine, most of 3 s)
+    assert result.returncode == 0 and last_line(result.stderr).startswith("engine ("), \
+        result.stderr
+    wait_until(lambda: gone(stale["pid"]), 60, "the stale server to stop")
+    from aviary.course import warm_server as warm
+
+    wait_until(lambda: (status(env) or {}).get("code") == warm.code_digest(), 120,
+               "a server of this code in its place")
+    assert status(env)["started_by"] == "a course command"
+
+
+def test_refused_requests_do_not_keep_a_server_alive(env):
+    """Idle for 12 s (`--idle 0.2`) while a command of other code knocks every 0.3 s
+    (each knock used to restart the idle time): the refusals are not requests served,
+    and it stops."""
+    env = dict(env, AVIARY_NO_WARM="1")
+    assert aviary_run("warm", "start", "--lazy", "--idle", "0.2", env=env).returncode == 0
+    pid = status(env)["pid"]
+    import socket
+
+    path = os.path.join(env["AVIARY_WARM_DIR"], "warm.sock")
+    request = json.dumps({"game": "pikachu", "settings": {}, "state": "x", "deadline": 1,
+                          "code": "another version"}).encode() + b"\n"
+    refusals, knocks = 0, [time.monotonic()]
+    given_up = time.monotonic() + 180
+    while not gone(pid):
+        assert time.monotonic() < given_up, "the server kept running"
+        knocks.append(time.monotonic())
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+            try:
+                client.connect(path)
+                client.sendall(request)
+                client.settimeout(10)
+                refusals += b"refused" in client.recv(1000)
+            except OSError:
+                pass  # it is going away
+        time.sleep(0.3)
+    # it refused for 12 s, never idle for 6 s between knocks, and stopped all the same
+    assert refusals >= 5 and max(b - a for a, b in itertools.pairwise(knocks)) < 6
+
+
+def test_stop_works_while_a_server_starts(env, tmp_path):
+    """Its engines never load here (numba's import hangs): `stop` ends it all the same, and
+    `warm start`, which waited for it, says so."""
+    (tmp_path / "sitecustomize.py").write_text(SLOW_NUMBA)
+    env = dict(env, AVIARY_NO_WARM="1", PYTHONPATH=str(tmp_path))
+    starting = subprocess.Popen([sys.executable, "-m", "aviary", "warm", "start", "--idle", "5"],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+    try:
+        lock = Path(env["AVIARY_WARM_DIR"]) / "warm.lock"
+        wait_until(lambda: lock.exists() and lock.read_text().endswith(" starting"), 120,
+                   "the server to take its lock")
+        pid = int(lock.read_text().split()[0])
+        said = aviary_run("warm", "status", env=env)
+        assert said.returncode == 1 and f"starting (pid {pid})" in said.stdout, said.stdout
+        stopped = aviary_run("warm", "stop", env=env)
+        assert stopped.returncode == 0 and "stopping" in stopped.stdout, stopped.stdout
+        wait_until(lambda: gone(pid), 60, "the starting server to stop")
+        out, err = starting.communicate(timeout=60)
+    finally:
+        starting.kill()
+        starting.wait()
+    assert starting.returncode == 2 and "stopped while it started" in err, err
+    assert status(env) is None
+
+
+def test_a_request_deadline_is_capped_and_a_gone_client_stops_its_search(env):
+    """A request asking 1e300 s searches (for at most MAX_SECONDS); the command going
+    away stops it without waiting for the search's next depth."""
+    from aviary.course import warm_server as warm
+
+    env = dict(env, AVIARY_NO_WARM="1")
+    assert aviary_run("warm", "start", "--lazy", "--idle", "5", env=env).returncode == 0
+    import socket
+
+    game = registry.make("pikachu")
+    path = os.path.join(env["AVIARY_WARM_DIR"], "warm.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+        client.connect(path)
+        client.sendall(json.dumps({
+            "game": "pikachu", "settings": {}, "state": game.encode(game.parse(START, "w")),
+            "deadline": 1e300, "code": warm.code_digest()}).encode() + b"\n")
+        client.settimeout(120)
+        assert b"answer" in client.recv(1000)
+        assert status(env)["searching"] == 1
+    wait_until(lambda: status(env)["searching"] == 0, 60, "the search to stop")
+
+
+def test_a_search_notices_its_command_going_away():
+    import socket
+    import threading
+
+    import numpy as np
+
+    from aviary.course import warm_server as warm
+
+    ours, theirs = socket.socketpair()
+    stop = np.zeros(1, dtype=np.int64)
+    searched = threading.Event()
+    watcher = threading.Thread(target=warm._watch, args=(ours, stop, searched))
+    watcher.start()
+    time.sleep(0.5)
+    assert stop[0] == 0  # the command is still there
+    theirs.close()
+    watcher.join(30)
+    assert stop[0] == 1 and not watcher.is_alive()
+    ours.close()
+
+
 def test_killing_the_server_mid_move_leaves_the_command_its_own_engine(env):
     env = dict(env, AVIARY_NO_WARM="1")
     assert aviary_run("warm", "start", "--idle", "5", env=env).returncode == 0
@@ -202,6 +332,40 @@ def test_a_bad_warm_folder_is_one_line_and_exit_2(env, tmp_path, where):
     course = aviary_run("pikachu", "8", "w", START, "1", env=env)  # the move is still made
     assert course.returncode == 0 and course.stdout.strip(), course.stderr
     assert not (tmp_path / "no").exists()
+
+
+def test_a_directory_where_the_socket_goes_is_one_line_and_exit_2(env):
+    folder = Path(env["AVIARY_WARM_DIR"])
+    folder.mkdir(mode=0o700)
+    (folder / "warm.sock").mkdir()
+    for args in (["warm", "start", "--lazy", "--foreground"], ["warm", "start"]):
+        result = aviary_run(*args, env=env, timeout=120)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+        assert "warm.sock is not a socket" in result.stderr and "Traceback" not in result.stderr
+    course = aviary_run("pikachu", "8", "w", START, "1", env=env)  # the move is still made
+    assert course.returncode == 0 and course.stdout.strip(), course.stderr
+    assert (folder / "warm.sock").is_dir()
+
+
+def test_the_fallback_search_says_why_it_failed(capfd):
+    """The forked fallback writes its exception to stderr (it used to exit silently, and a
+    command whose engine was late then answered with its quick move alone)."""
+    import time
+
+    from aviary.course.runner import FallbackChild
+
+    game = registry.make("pikachu")
+
+    def broken(*_):
+        raise RuntimeError("no evaluation here")
+
+    child = FallbackChild(game, game.parse(START, "w"), broken, time.monotonic() + 60)
+    output = b""
+    while chunk := child.read():  # until the child has exited
+        output += chunk
+    child.close()
+    assert output == b""  # no answer
+    assert "the fallback search failed: RuntimeError: no evaluation here" in capfd.readouterr().err
 
 
 def test_a_broken_request_does_not_bring_the_server_down(env):

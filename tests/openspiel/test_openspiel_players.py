@@ -122,7 +122,8 @@ def test_alpha_beta_deepens_to_the_clock_and_finds_a_win_in_one():
 
 @pytest.mark.parametrize("spec, message", [
     ("aviary:mcts?sims=0", "sims= must be a whole number of at least 1"),
-    ("aviary:mcts?time=-1", "time= must be a positive number of seconds"),
+    ("aviary:mcts?time=-1", "time= must be a number of seconds above 0"),
+    ("aviary:mcts?time=1_0", "time= must be a number of seconds above 0"),
     ("aviary:mcts?time=1&sims=5", "give time= or sims=, not both"),
     ("aviary:mcts?uct=abc", "uct= must be a number"),
     ("aviary:mcts?depth=3", "aviary:mcts takes time=, sims=, uct=, rollouts=, seed=, not depth="),

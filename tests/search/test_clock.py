@@ -7,9 +7,11 @@ import pytest
 from aviary.search.clock import (
     DEEPEN_TO_DEADLINE,
     DEPTH_SHARE,
+    MAX_SECONDS,
     Deadline,
     Limit,
     budget,
+    check_seconds,
     exit_margin,
     process_age,
 )
@@ -65,3 +67,28 @@ def test_a_limit_counts_its_seconds_from_now_and_keeps_the_sooner_deadline():
     assert seconds is not None and 0.25 < seconds <= 0.3
     assert Limit(depth=2).seconds() is None
     assert Limit(deadline=Deadline(0.0, 1.0)).seconds() == 0.001  # long past: at once
+
+
+@pytest.mark.parametrize("given, expected", [("1", 1.0), ("0.5", 0.5), ("5e-1", 0.5),
+                                             (" 2 ", 2.0), (3, 3.0), (0.25, 0.25),
+                                             ("86400", 86_400.0)])
+def test_check_seconds_reads_plain_numbers(given, expected):
+    assert check_seconds(given, "SECONDS") == expected
+
+
+@pytest.mark.parametrize("given", ["1_0", "inf", "nan", "infinity", "", "0", "-1", "0x10",
+                                   "86401", 0, -1.0, float("nan"), float("inf"), True, None])
+def test_check_seconds_refuses_anything_else_naming_what(given):
+    with pytest.raises(ValueError, match=r"^--time must be a number of seconds above 0 and "
+                                         r"at most 86400 \(a day\), got"):
+        check_seconds(given, "--time")
+
+
+def test_a_deadline_from_another_process_is_capped_at_max_seconds():
+    assert Deadline.until(1e300).remaining() <= MAX_SECONDS
+    assert Deadline.until(float("inf")).remaining() <= MAX_SECONDS
+    soon = time.monotonic() + 2
+    assert Deadline.until(soon).at == soon
+    for bad in (float("nan"), "1", None, True):
+        with pytest.raises(ValueError):
+            Deadline.until(bad)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import math
 import os
 import time
 from dataclasses import dataclass
@@ -88,20 +89,33 @@ def recall(name: str, game: Game[Any, Any], state: Any) -> Recall:
         return Recall()
     key, now, given = _key(name, game), time.time(), _course_text(game, state)
     mine = [line for line in _lines(path)
-            if line.get("key") == key and now - float(line.get("time", 0)) < MAX_AGE_SECONDS]
-    by_id = {line.get("id"): line for line in mine}
+            if _well_formed(line) and line["key"] == key and now - line["time"] < MAX_AGE_SECONDS]
+    by_id = {line["id"]: line for line in mine}
     for line in reversed(mine[-LOOK_BACK:]):
-        try:
-            made = game.decode(line["made"])
-            if game.outcome(made) is not None:
-                continue
-            follows = any(_course_text(game, after) == given
-                          for after in game.successors(made).values())
-        except (KeyError, ValueError, TypeError):
+        made = _decoded(game, line["made"])
+        if made is None or game.outcome(made) is not None:
             continue
-        if follows:
-            return Recall(_chain(line, by_id), line["id"])
+        if any(_course_text(game, after) == given for after in game.successors(made).values()):
+            return Recall(_chain(game, line, by_id), line["id"])
     return Recall()
+
+
+def _well_formed(line: dict[str, Any]) -> bool:
+    """Whether a line has the fields `remember` writes, of their types: a file edited by
+    hand, cut or written by another version is read around its bad lines, never fails."""
+    stamp = line.get("time")
+    return (all(isinstance(line.get(field), str) for field in ("id", "key", "given", "made"))
+            and isinstance(line.get("parent"), str | None)
+            and isinstance(stamp, int | float) and not isinstance(stamp, bool)
+            and math.isfinite(stamp))
+
+
+def _decoded(game: Game[Any, Any], text: str) -> Any:
+    """The position `text` encodes, or None when it is no position of this game."""
+    try:
+        return game.decode(text)
+    except (ValueError, TypeError, IndexError, KeyError, AttributeError):
+        return None
 
 
 def _course_text(game: Game[Any, Any], state: Any) -> tuple[str, str]:
@@ -110,14 +124,20 @@ def _course_text(game: Game[Any, Any], state: Any) -> tuple[str, str]:
     return game.label(state), game.format(state)
 
 
-def _chain(line: dict[str, Any], by_id: dict[Any, dict[str, Any]]) -> tuple[str, ...]:
+def _chain(game: Game[Any, Any], line: dict[str, Any],
+           by_id: dict[str, dict[str, Any]]) -> tuple[str, ...]:
+    """The positions from the game's first known line to `line`, oldest first; the chain
+    ends early at a line whose positions are not this game's (the engine decodes them)."""
     positions: list[str] = []
-    seen: set[Any] = set()
+    seen: set[str] = set()
     cursor: dict[str, Any] | None = line
-    while cursor is not None and cursor.get("id") not in seen:
-        seen.add(cursor.get("id"))
-        positions += [str(cursor.get("made")), str(cursor.get("given"))]
-        cursor = by_id.get(cursor.get("parent"))
+    while cursor is not None and cursor["id"] not in seen:
+        seen.add(cursor["id"])
+        pair = [cursor["made"], cursor["given"]]
+        if any(_decoded(game, text) is None for text in pair):
+            break
+        positions += pair
+        cursor = by_id.get(cursor["parent"]) if cursor["parent"] is not None else None
     return tuple(reversed(positions))
 
 

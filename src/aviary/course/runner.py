@@ -19,9 +19,11 @@ recalls from this user's earlier commands in the same game.
 A game takes part by its registry entry: its `Game.parse_course` reads the
 arguments, its `quick` player gives the first answer, its `evaluation` guides the
 fallback, its main engine thinks: in a warm engine server if one runs (see
-`aviary.course.warm_server`; a command that finds none starts one as it exits, unless
-AVIARY_NO_WARM=1), else in a child process started first thing (its cost is loading
-numba: about 0.5 s of CPU)."""
+`aviary.course.warm_server`), else in one the command starts first thing, its own
+request the server's first (its cost is loading numba: about 0.5 s of CPU); with
+AVIARY_NO_WARM=1, in a child process started first thing. A server running other code
+refuses the request: an engine child answers, and the command replaces that server as
+it exits."""
 
 from __future__ import annotations
 
@@ -31,7 +33,6 @@ import os
 import select
 import signal
 import socket
-import subprocess
 import sys
 import time
 from typing import Any
@@ -42,7 +43,7 @@ from aviary.errors import NoMoveError, UsageError
 from aviary.games import registry
 from aviary.games.base import Game, OptionError
 from aviary.games.fallback import Fallback
-from aviary.search.clock import Deadline, process_age
+from aviary.search.clock import SEARCH_SECONDS, START_SEARCH_SECONDS, Deadline, process_age
 
 # AVIARY_COURSE_TRACE=1: a line on stderr for each answer the engine relays (benchmarks)
 TRACE = os.environ.get("AVIARY_COURSE_TRACE") == "1"
@@ -76,90 +77,112 @@ def _die_with_parent() -> None:
         pass  # not Linux: the child still stops at the deadline on its own
 
 
-class _NoScipy:
-    """An import hook refusing scipy, in the engine child only: no search kernel needs it.
-
-    Still needed (checked with numba 0.68): `import numba` imports scipy, only to check
-    its version (`numba._ensure_critical_deps`), and a refused import is skipped. Loading
-    the 8x8 board game's engine took 0.50 s of CPU with this hook, 0.69 s without (median
-    of 8 runs, 2026-11): a fifth of a 1-second move. Remove it once numba stops importing
-    scipy.
-    """
-
-    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
-        if name == "scipy" or name.startswith("scipy."):
-            raise ImportError("scipy is not loaded by the course engine process")
+def _trace(what: str) -> None:
+    """With AVIARY_COURSE_TRACE=1, when the engine child got this far (its own age)."""
+    if TRACE:
+        print(f"engine child: {what} at {process_age():.3f} s (CPU {time.process_time():.3f} s)",
+              file=sys.stderr, flush=True)
 
 
-def _without_scipy() -> None:
-    sys.meta_path.insert(0, _NoScipy())
-
-
-def think(argv: list[str]) -> int:
-    """The engine process: print each deeper search's answer until the deadline.
-
-    Runs as `python -m aviary.course.runner --think GAME SETTINGS STATE DEADLINE` (SETTINGS as
-    JSON, STATE as `Game.encode`, DEADLINE on the monotonic clock parent and child share);
-    the game's earlier positions come on stdin, one JSON list, while numba loads.
-    """
-    _die_with_parent()
-    _without_scipy()
+def _think(name: str, game: Game[Any, Any], state: Any, at: float, history_fd: int,
+           answers_fd: int) -> None:
+    """The engine child's work: each deeper search's answer, a JSON line on `answers_fd`,
+    until the deadline `at`; the game's earlier positions come on `history_fd`, one JSON
+    list, while numba loads (the command writes them once it has recalled them)."""
+    _trace("forked")
+    warm.without_scipy()
     from aviary.search.clock import Limit
 
-    name, settings, encoded, at = argv
     spec = registry.spec(name)
-    game = spec.make(**json.loads(settings))
-    state = game.decode(encoded)
-    engine = spec.engine(spec.main_engine, game)  # slow: numba import and cache load
-    # the game's earlier positions, written to stdin meanwhile (`aviary.course.memory`)
-    history = [game.decode(text) for text in json.loads(sys.stdin.readline() or "[]")]
-    deadline = Deadline(time.monotonic(), float(at))
-    if deadline.remaining() > 0.01:  # every depth is printed: it deepens to the deadline
+    if TRACE:
+        import numba  # noqa: F401 - timed apart from the game's kernels
+
+        _trace("numba imported")
+    engine = spec.engine(spec.main_engine, game)  # slow: numba's compiler, the cached kernels
+    _trace("engine built (its kernel modules imported)")
+    with os.fdopen(history_fd, "rb") as pipe:
+        history = [game.decode(text) for text in json.loads(pipe.readline() or b"[]")]
+    deadline = Deadline.until(at)
+    if deadline.remaining() > SEARCH_SECONDS:  # every depth is sent: it deepens to the deadline
         # (tables: cached only)
         for report in engine.think(state, Limit(deadline=deadline), history=history):
-            sys.stdout.buffer.write(warm.engine_line(report, len(history)))
-            sys.stdout.flush()
-    sys.stdout.buffer.write(warm.DONE)
-    sys.stdout.flush()
-    return 0
+            if report.depth <= 1:
+                _trace(f"depth {report.depth} searched (the kernels' cached code loaded)")
+            os.write(answers_fd, warm.engine_line(report, len(history)))
+    os.write(answers_fd, warm.DONE)
 
 
 class EngineChild:
-    """The engine in a child process, started as early as possible: loading numba is its cost.
+    """The engine in a forked child process, started as early as possible: loading numba is
+    its cost (about 0.5 s of CPU).
 
     A child process, not a thread: loading numba's cached code holds the GIL for long
-    stretches, which could make a thread-based watchdog wake up late.
+    stretches, which could make a thread-based watchdog wake up late. Forked, not a new
+    interpreter: it starts with the command's modules already imported (numba is not).
     """
 
     is_warm = False
 
     def __init__(self, name: str, game: Game[Any, Any], state: Any, deadline: float) -> None:
-        command = [
-            sys.executable, "-m", "aviary.course.runner", "--think", name,
-            json.dumps(game.settings), game.encode(state), repr(deadline),
-        ]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        assert self.process.stdout is not None
-        self.fd = self.process.stdout.fileno()
+        history_read, history_write = os.pipe()
+        answers_read, answers_write = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the engine; it never returns into the command's code
+            try:
+                os.close(history_write)
+                os.close(answers_read)
+                _die_with_parent()
+                _think(name, game, state, deadline, history_read, answers_write)
+            except BaseException as error:  # noqa: BLE001 - said, never silent
+                _say_failed("the engine", error)
+            finally:
+                os._exit(0)
+        os.close(history_read)
+        os.close(answers_write)
+        self.pid, self.fd, self.history_fd = pid, answers_read, history_write
+        if TRACE:
+            print(f"engine child started at {process_age():.3f} s (command's CPU "
+                  f"{time.process_time():.3f} s)", file=sys.stderr, flush=True)
 
     def start(self, history: tuple[str, ...]) -> None:
         """Hand it the game's earlier positions (it reads them once numba has loaded)."""
-        assert self.process.stdin is not None
         with contextlib.suppress(OSError):  # a child already gone: its first read says so
-            self.process.stdin.write(memory.history_for_pipe(history))
-        with contextlib.suppress(OSError):
-            self.process.stdin.close()
+            os.write(self.history_fd, memory.history_for_pipe(history))
+        self._close_history()
+
+    def _close_history(self) -> None:
+        if self.history_fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.history_fd)
+            self.history_fd = -1
 
     def read(self) -> bytes:
         return os.read(self.fd, 1 << 16)
 
     def stop(self) -> None:
         """Kill it without waiting (`close` then reaps it): both searches die at once."""
-        self.process.kill()
+        if self.pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
 
     def close(self) -> None:
-        self.process.kill()
-        self.process.wait()  # reaped: no zombie left behind for whoever runs us
+        """Kill it and reap it (no zombie left behind for whoever runs us)."""
+        if self.pid:
+            self.stop()
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+            os.close(self.fd)
+            self._close_history()
+            self.pid = 0
+
+
+def _say_failed(what: str, error: BaseException) -> None:
+    """A forked search's exception, one line on stderr (a killed command's is not said)."""
+    if not isinstance(error, (KeyboardInterrupt, BrokenPipeError, SystemExit)):
+        with contextlib.suppress(OSError):
+            os.write(2, f"aviary: {what} failed: {type(error).__name__}: {error}\n".encode())
 
 
 class WarmEngine:
@@ -174,6 +197,7 @@ class WarmEngine:
 
     def __init__(self, connection: socket.socket, name: str, game: Game[Any, Any], state: Any,
                  deadline: float) -> None:
+        self.refused = False  # the server runs other code (`relay` sets it)
         self.connection = connection
         self.fd = connection.fileno()
         self.message = {"game": name, "settings": game.settings, "state": game.encode(state),
@@ -223,6 +247,8 @@ class FallbackChild:
                             "describe": report.describe(),
                             "won": report.proven and report.score > 0}
                     os.write(write, json.dumps(line).encode() + b"\n")
+            except BaseException as error:  # noqa: BLE001 - said, never silent
+                _say_failed("the fallback search", error)
             finally:
                 os._exit(0)
         os.close(write)
@@ -319,6 +345,8 @@ def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name
                     for message in lines.feed(chunk):
                         if message.get("done"):
                             return  # the search ended by itself: its last answer is its best
+                        if "refused" in message and isinstance(source, WarmEngine):
+                            source.refused = True  # it closes the connection: see below
                         if message.get("answer") in legal:
                             answers.give(message["answer"], "engine (depth {depth}, score "
                                          "{score}, nodes {nodes}, history {history})"
@@ -332,7 +360,8 @@ def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name
                 else:  # the end: a finished fallback, a dead engine, a refusing server
                     del sources[fd]
                     source.close()
-                    if source is engine and engine.is_warm and deadline - time.monotonic() > 0.05:
+                    if (source is engine and engine.is_warm
+                            and deadline - time.monotonic() > START_SEARCH_SECONDS):
                         engine = EngineChild(name, game, state, deadline)
                         engine.start(history)
                         sources[engine.fd] = (engine, _Lines())
@@ -356,23 +385,40 @@ def _busy_seconds() -> float:
         return times.user + times.system
 
 
+def _ran_programs_before() -> bool:
+    """Whether this process, before it became this command, waited for programs of its own:
+    a shell running `a && b && aviary ...` (`bash -c`) waits for `a` and `b` in the process
+    it then turns into the command. Linux keeps the page faults of waited-for children
+    (`cminflt`, /proc/self/stat) across the exec; a program a grader starts has none
+    (builtins such as `cd` or `true` start no program)."""
+    try:
+        with open("/proc/self/stat") as stat:
+            return int(stat.read().rsplit(")", 1)[1].split()[8]) > 0
+    except (OSError, ValueError, IndexError):
+        return False
+
+
 def course_deadline(seconds: float) -> Deadline:
     """This command's deadline: SECONDS from its process's start (`Deadline.for_course`),
-    or, when that start lies SECONDS or more back, from the start of its program.
+    or from the start of its program when its process ran other programs first.
 
     Linux dates a process from its fork, and bash running `a && b && aviary ...` as
     `bash -c` (ssh's remote command; `sh -c` where sh is bash) runs the last command in
-    its own process: the command then dates from before `a` and `b`, and found its whole
-    time gone (the README's first command, run that way, answered with the quick move
-    alone). A grader whose clock started at the fork would have taken the last line by
-    then, so its clock started at the exec. Linux does not record the exec's time: the
-    command counts its CPU time and its waits for a core instead. The shell's share of
-    those is a few milliseconds (it slept, waiting for its commands); what they miss is
-    the command's own sleeps in start-up (files read from a cold disk).
+    its own process: the command then dates from before `a` and `b`. The README's first
+    command, run that way, found its 5 s gone and answered with the quick move alone when
+    `a && b` took 5 s or more; and when they took 4.4 to 5 s (`aviary warmup` with its
+    caches built, on a busy machine) it still did, with no time left to search. So the
+    command counts from its exec when its start lies SECONDS or more back (a grader whose
+    clock started at the fork would have taken the last line by then), or when the process
+    waited for programs before the exec (`_ran_programs_before`: then it was a shell's,
+    not a program a grader started). Linux does not record the exec's time: the command
+    counts its CPU time and its waits for a core instead. The shell's share of those is a
+    few milliseconds (it slept, waiting for its commands); what they miss is the
+    command's own sleeps in start-up (files read from a cold disk).
     """
     deadline = Deadline.for_course(seconds)
     gone = time.monotonic() - deadline.started
-    if gone < seconds:
+    if gone < seconds and not _ran_programs_before():
         return deadline
     slept = gone - _busy_seconds()  # the shell's wait for the commands before this one
     return Deadline(deadline.started + slept, deadline.at + slept) if slept > 0 else deadline
@@ -408,15 +454,19 @@ def run(name: str, argv: list[str]) -> int:
     deadline = course_deadline(seconds).at  # the monotonic clock every process shares
 
     reach = game.kernels_reach(state)
-    search = reach and deadline - time.monotonic() > 0.05
+    search = reach and deadline - time.monotonic() > START_SEARCH_SECONDS
     connection = warm.connect() if reach else None
     start_warm = warm.claim_start() if reach and connection is None else None  # even late
+    if search and start_warm is not None:  # no server: start one now, as this move's engine
+        connection = warm.start_detached(start_warm, name, game.settings, serve_now=True)
+        start_warm = None
     engine: EngineChild | WarmEngine | None = None
     if search:
         engine = (WarmEngine(connection, name, game, state, deadline) if connection is not None
                   else EngineChild(name, game, state, deadline))
     elif connection is not None:
         connection.close()
+    server = engine if isinstance(engine, WarmEngine) else None
     answers = Answers()
     legal: dict[str, Any] = {}  # answer text -> move, once the quick answer is out
     recalled = memory.Recall()
@@ -447,10 +497,8 @@ def run(name: str, argv: list[str]) -> int:
     if move is not None:
         memory.remember(name, game, state, game.play(state, move), recalled.parent)
     if start_warm is not None:
-        warm.start_detached(start_warm)
+        warm.start_detached(start_warm, name, game.settings)
+    if server is not None and server.refused:
+        warm.replace(name, game.settings)  # a server of other code: this code's takes its place
     return 0
 
-
-if __name__ == "__main__":
-    if sys.argv[1:2] == ["--think"]:
-        sys.exit(think(sys.argv[2:]))

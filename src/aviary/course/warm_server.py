@@ -7,11 +7,15 @@ server keeps every registered game's engine loaded and answers course commands o
 a Unix socket: the command prints its quick answer, sends the position, and relays
 the engines's better answers as they come, within milliseconds of starting.
 
-The server starts itself: a course command that finds none starts one as it exits
-(`AVIARY_NO_WARM=1` turns this off; it ends after AUTO_IDLE_MINUTES idle; the
-command holds the folder's lock from its start and hands it to the server). `aviary
-warm start` starts one by hand (ends after `--idle` minutes); `aviary warm stop` ends
-it. A course command that finds no server runs its engine in a child process. The
+The server starts itself: a course command that finds none starts one for its game
+first thing, handing it a connected socket that carries its own request
+(`start_detached`; `AVIARY_NO_WARM=1` turns this off; it ends after AUTO_IDLE_MINUTES
+without a search). Such a server listens at once and loads the engine of its game
+first, the others' when asked. `aviary warm start` starts one by hand, loading every
+engine before it listens (ends after `--idle` minutes); `aviary warm stop` ends it,
+while it starts too (by the pid in `warm.lock`). A server of other code is replaced
+by the command it refuses (`replace`). With AVIARY_NO_WARM=1 a course command that
+finds no server runs its engine in a child process. The
 socket lives in a private directory of the user (`/tmp/aviary-UID/`, or
 `AVIARY_WARM_DIR`; mode 0700, ownership checked before use), beside `warm.lock` (one
 server per directory) and `warm.log`.
@@ -19,11 +23,12 @@ server per directory) and `warm.log`.
 Protocol: one JSON line per connection, {"game", "settings", "state", "history",
 "deadline", "code"} (history: the game's earlier positions, oldest first, as
 `aviary.course.memory` recalls them; deadline on the system's monotonic clock, which
-all processes share; code: `code_digest()`), answered by one JSON line per completed
-depth ({"answer", "depth", "score", "nodes", "history"}) and {"done": true} when the search ends
-by itself; a request with another code digest gets {"refused": ...} (and a server
-whose own files changed on disk stops). {"command": "stop" | "status"} for control. A
-client that goes away stops its search (the next write fails and sets its flag).
+all processes share, capped at MAX_SECONDS from now; code: `code_digest()`), answered
+by one JSON line per completed depth ({"answer", "depth", "score", "nodes", "history"})
+and {"done": true} when the search ends by itself; a request with another code digest
+gets {"refused": ...} (and a server whose own files changed on disk stops).
+{"command": "stop" | "status"} for control. A client that goes away stops its search
+within WATCH_SECONDS (`_watch`).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import fcntl
 import hashlib
 import json
 import os
+import select
 import signal
 import socket
 import stat
@@ -43,12 +49,16 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aviary.errors import ArgumentParser, UsageError
 
+if TYPE_CHECKING:
+    from aviary.search.clock import Deadline
+
 IDLE_MINUTES = 30.0
 AUTO_IDLE_MINUTES = 10.0  # a server a course command started stops sooner
+REPLACE_WAIT_SECONDS = 30.0  # a replacing server waits this long for the old one to let go
 SOCKET_PATH_BYTES = 107  # the longest Unix socket path Linux takes (108 with the final NUL)
 _digest: str | None = None
 
@@ -75,6 +85,8 @@ def _problem() -> str | None:
         info = directory.stat()
         if info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) & 0o077:
             return f"{directory} is not a private directory of this user; remove it"
+    if path.is_symlink() or (path.exists() and not stat.S_ISSOCK(path.stat().st_mode)):
+        return f"{path} is not a socket; remove it"
     return None
 
 
@@ -117,20 +129,57 @@ def _hash_code() -> str:
     return digest.hexdigest()[:16]
 
 
-def _lock(directory: Path) -> int | None:
-    """An open file holding the server's lock, or None when another server holds it."""
+def _lock(directory: Path, wait: float = 0.0) -> int | None:
+    """An open file holding the server's lock, or None when another server holds it
+    (after waiting up to `wait` seconds for it to let go). The file is emptied: it
+    holds the pid of the server that runs (`_own`), never a course command's."""
     descriptor = os.open(directory / "warm.lock", os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(descriptor)
-        return None
+    given_up = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except OSError:
+            if time.monotonic() >= given_up:
+                os.close(descriptor)
+                return None
+            time.sleep(0.05)
+    os.ftruncate(descriptor, 0)
     return descriptor
+
+
+def _own(lock: int, state: str) -> None:
+    """Write this server's pid and state (`starting`, `listening`) into its held lock file:
+    `aviary warm stop` stops a server that is starting by its pid."""
+    os.ftruncate(lock, 0)
+    os.pwrite(lock, f"{os.getpid()} {state}".encode(), 0)
+
+
+def _starting_pid(directory: Path) -> int | None:
+    """The pid of a server that holds the lock but does not listen yet (it loads its
+    engines), or None (no server starting, or a course command holding the lock for a
+    moment before it starts one)."""
+    path = directory / "warm.lock"
+    if not path.exists():
+        return None
+    held = _lock(directory)
+    if held is not None:  # nobody holds it: nothing is starting
+        os.close(held)
+        return None
+    try:
+        pid, state = (path.read_text().split() + ["", ""])[:2]
+        if state != "starting":
+            return None  # a course command's claim, or a server that is stopping
+        with open(f"/proc/{int(pid)}/cmdline", "rb") as cmdline:
+            words = cmdline.read().split(b"\0")
+    except (OSError, ValueError):
+        return None
+    return int(pid) if b"warm" in words and b"start" in words else None
 
 
 def claim_start() -> int | None:
     """For a course command that found no server: the folder's lock, held, so that this
-    command (and no other) starts one as it exits (`start_detached`); None with
+    command (and no other) starts one (`start_detached`); None with
     AVIARY_NO_WARM=1, a bad AVIARY_WARM_DIR, or a server already starting."""
     if os.environ.get("AVIARY_NO_WARM") == "1" or _problem() is not None:
         return None
@@ -140,17 +189,54 @@ def claim_start() -> int | None:
         return None
 
 
-def start_detached(lock: int) -> None:
-    """Start a server in its own session, output to nowhere, and return at once. It
-    inherits the held `lock`: from this moment until it stops, no other one starts."""
-    with contextlib.suppress(OSError):
-        subprocess.Popen(
-            [sys.executable, "-m", "aviary", "warm", "start", "--foreground",
-             "--idle", f"{AUTO_IDLE_MINUTES:g}", "--started-by", "a course command",
-             "--lock-fd", str(lock)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True, pass_fds=(lock,))
-    os.close(lock)
+def start_detached(lock: int | None, game: str, settings: dict[str, Any],
+                   serve_now: bool = False) -> socket.socket | None:
+    """Start a server for `game` in its own session, output to nowhere, and return at once.
+
+    It loads `game`'s engine (with these settings) first and the others' when asked.
+    It inherits the held `lock`: from this moment until it stops, no other one starts
+    (None: it waits for the lock itself, as when it replaces a server that is stopping).
+    `serve_now`: the command's own engine is this server: the returned socket is
+    already connected to it (a request sent on it is served as soon as the engine has
+    loaded, which costs what an engine child's start costs); None if it did not start.
+    """
+    ours, theirs = socket.socketpair() if serve_now else (None, None)
+    command = [sys.executable, "-m", "aviary", "warm", "start", "--foreground",
+               "--idle", f"{AUTO_IDLE_MINUTES:g}", "--started-by", "a course command",
+               "--game", game, "--settings", json.dumps(settings)]
+    passed = []
+    if lock is not None:
+        command += ["--lock-fd", str(lock)]
+        passed.append(lock)
+    else:
+        command += ["--wait-lock", f"{REPLACE_WAIT_SECONDS:g}"]
+    if theirs is not None:
+        command += ["--connection-fd", str(theirs.fileno())]
+        passed.append(theirs.fileno())
+    try:
+        subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True,
+                         pass_fds=tuple(passed))
+    except OSError:
+        if ours is not None:
+            ours.close()
+        ours = None
+    finally:
+        if lock is not None:
+            os.close(lock)
+        if theirs is not None:
+            theirs.close()
+    return ours
+
+
+def replace(game: str, settings: dict[str, Any]) -> None:
+    """Stop the server that refused a course command (it runs other code: another install,
+    or code from before an edit) and start one of this code for `game` in its place; it
+    takes over the folder's lock once the old one has let go. Not with AVIARY_NO_WARM=1."""
+    if os.environ.get("AVIARY_NO_WARM") == "1" or _problem() is not None:
+        return
+    request({"command": "stop"})
+    start_detached(None, game, settings)
 
 
 def connect(timeout: float = 0.05) -> socket.socket | None:
@@ -206,7 +292,7 @@ def json_objects(lines: Iterable[bytes | str]) -> list[dict[str, Any]]:
     for line in lines:
         try:
             found = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested too deep
             continue
         if isinstance(found, dict):
             objects.append(found)
@@ -224,6 +310,30 @@ def engine_line(report: Any, history: int) -> bytes:
 
 
 DONE = b'{"done": true}\n'  # the engine's search ended by itself (a proven result, max depth)
+WATCH_SECONDS = 0.1  # how often a search checks that its command is still there
+
+
+def _watch(connection: socket.socket, stop: Any, searched: threading.Event,
+           gone_event: threading.Event | None = None) -> None:
+    """Set `stop[0]` (and `gone_event`) once the command at the other end of `connection`
+    has gone (it sends nothing after its request, so the socket turns readable only at
+    its end)."""
+    poller = select.poll()
+    poller.register(connection, select.POLLIN | select.POLLHUP | select.POLLERR)
+    while not searched.is_set():
+        if poller.poll(WATCH_SECONDS * 1000):
+            try:
+                gone = connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+            except BlockingIOError:
+                continue
+            except OSError:
+                gone = True
+            if gone:
+                stop[0] = 1
+                if gone_event is not None:
+                    gone_event.set()
+                return
+            searched.wait(WATCH_SECONDS)  # bytes after the request: not an end
 
 
 class Server:
@@ -234,7 +344,8 @@ class Server:
         self.idle_minutes = idle_minutes
         self.started_by = started_by
         self.code = code_digest()  # before any engine loads: the code it will run
-        self.last_request = time.monotonic()
+        self.last_request = time.monotonic()  # of the last request served (not refused)
+        self.searching = 0  # searches running now: the server does not stop idle under them
         self.served = 0
         self.refused = 0
         self.engines: dict[tuple[str, str], Any] = {}
@@ -260,6 +371,19 @@ class Server:
         for spec in registry.board_games():
             self.engine(spec.name, {})[1].warmup()
 
+    def load(self, name: str, settings: dict[str, Any]) -> None:
+        """Load one game's engine now (the game a course command started the server for),
+        in a thread of its own while the server already listens; a request for that game
+        meanwhile waits for it, one for another game loads its own."""
+        from aviary.search.clock import process_age
+
+        try:
+            self.engine(name, settings)[1].warmup()
+            _log(socket_path().parent, f"loaded {name} {json.dumps(settings)} "
+                                       f"{process_age():.2f} s after its start")
+        except Exception as error:  # noqa: BLE001 - a request for the game will say it too
+            _log(socket_path().parent, f"could not load {name}: {type(error).__name__}: {error}")
+
     def shut(self) -> None:
         """Stop taking connections at once: the socket goes (only if it is still ours)."""
         self.running = False
@@ -271,11 +395,11 @@ class Server:
     def status(self) -> dict[str, Any]:
         return {"pid": os.getpid(), "started_by": self.started_by,
                 "idle_minutes": self.idle_minutes, "code": self.code,
-                "served": self.served, "refused": self.refused,
+                "served": self.served, "refused": self.refused, "searching": self.searching,
                 "engines": sorted(f"{name} {settings}" for name, settings in self.engines)}
 
     def handle(self, connection: socket.socket) -> None:
-        from aviary.search.clock import Deadline, Limit
+        from aviary.search.clock import Deadline
 
         with connection:
             try:
@@ -288,7 +412,7 @@ class Server:
                 if message.get("command") == "status":
                     connection.sendall(json.dumps(self.status()).encode() + b"\n")
                     return
-                if message.get("code") != self.code:
+                if message.get("code") != self.code:  # not counted as activity: idle on
                     with self.lock:
                         self.refused += 1
                     connection.sendall(json.dumps(
@@ -296,43 +420,88 @@ class Server:
                     if _hash_code() != self.code:  # our code changed on disk: we are stale
                         self.shut()
                     return
-                game, engine = self.engine(message["game"], message["settings"])
-                state = game.decode(message["state"])
-                history = [game.decode(text) for text in message.get("history", [])]
-                deadline = Deadline(time.monotonic(), float(message["deadline"]))
+                deadline = Deadline.until(message["deadline"])  # capped at MAX_SECONDS
                 with self.lock:
                     self.served += 1
-                if deadline.remaining() <= 0.01:
-                    connection.sendall(DONE)
-                    return
-                import numpy as np
-
-                stop = np.zeros(1, dtype=np.int64)
-                for report in engine.think(state, Limit(deadline=deadline), stop=stop,
-                                           history=history):
-                    try:
-                        connection.sendall(engine_line(report, len(history)))
-                    except OSError:
-                        stop[0] = 1  # the command is gone: stop its search
-                        return
-                connection.sendall(DONE)
-            except (OSError, ValueError, KeyError, TypeError, AttributeError, StopIteration):
+                    self.searching += 1
+                    self.last_request = time.monotonic()
+                try:
+                    self.search(connection, message, deadline)
+                finally:
+                    with self.lock:
+                        self.searching -= 1
+                        self.last_request = time.monotonic()
+            except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError,
+                    StopIteration):
                 return  # a broken request ends its connection, never the server
+
+    def search(self, connection: socket.socket, message: dict[str, Any],
+               deadline: Deadline) -> None:
+        """Send the engine's answer after each depth until the deadline, or until the
+        command goes away (`_watch`: noticed within WATCH_SECONDS, not at the next depth)."""
+        from aviary.search.clock import SEARCH_SECONDS, Limit
+
+        game, engine = self.engine(message["game"], message["settings"])
+        state = game.decode(message["state"])
+        history = [game.decode(text) for text in message.get("history", [])]
+        if deadline.remaining() <= SEARCH_SECONDS:
+            connection.sendall(DONE)
+            return
+        import numpy as np
+
+        stop = np.zeros(1, dtype=np.int64)  # set by `_watch` (the deadline has its own flag)
+        searched, gone = threading.Event(), threading.Event()
+        threading.Thread(target=_watch, args=(connection, stop, searched, gone),
+                         daemon=True).start()
+        try:
+            for report in engine.think(state, Limit(deadline=deadline), stop=stop,
+                                       history=history):
+                if gone.is_set():
+                    return  # the command is gone
+                try:
+                    connection.sendall(engine_line(report, len(history)))
+                except OSError:
+                    stop[0] = 1  # the command is gone: stop its search
+                    return
+            connection.sendall(DONE)
+        finally:
+            searched.set()
 
     def serve(self, listener: socket.socket) -> None:
         listener.settimeout(0.5)
         while self.running:
+            with self.lock:  # idle: no search served for `idle` seconds (refusals do not count)
+                if not self.searching and time.monotonic() - self.last_request > self.idle:
+                    break
             try:
                 connection, _ = listener.accept()
             except TimeoutError:
-                if time.monotonic() - self.last_request > self.idle:
-                    break
                 continue
             if not self.running:
                 connection.close()
                 break
-            self.last_request = time.monotonic()
             threading.Thread(target=self.handle, args=(connection,), daemon=True).start()
+
+
+class _NoScipy:
+    """An import hook refusing scipy in engine processes (the engine child, the warm
+    server): no search kernel needs it.
+
+    Still needed (checked with numba 0.68): `import numba` imports scipy, only to check
+    its version (`numba._ensure_critical_deps`), and a refused import is skipped. Loading
+    the 8x8 board game's engine took 0.50 s of CPU with this hook, 0.69 s without (median
+    of 8 runs, 2026-11): a fifth of a 1-second move. Remove it once numba stops importing
+    scipy.
+    """
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        if name == "scipy" or name.startswith("scipy."):
+            raise ImportError("scipy is not loaded by the course engine process")
+
+
+def without_scipy() -> None:
+    """In an engine process only (the engine child, the warm server)."""
+    sys.meta_path.insert(0, _NoScipy())
 
 
 def _log(directory: Path, text: str) -> None:
@@ -348,7 +517,11 @@ def _log(directory: Path, text: str) -> None:
 
 
 def _start(idle_minutes: float, foreground: bool, preload: bool, started_by: str,
-           lock: int | None = None) -> int:
+           lock: int | None = None, game: tuple[str, dict[str, Any]] | None = None,
+           connection: socket.socket | None = None, wait_lock: float = 0.0) -> int:
+    """Start a server: `preload` every game's engine before it listens, else listen at
+    once and load `game`'s first (in the background), the others' when asked.
+    `connection`: a course command's, whose request it serves first (`start_detached`)."""
     directory = private_directory()
     if connect() is not None:
         print("a warm engine server is already running", file=sys.stderr)
@@ -362,21 +535,23 @@ def _start(idle_minutes: float, foreground: bool, preload: bool, started_by: str
         devnull = os.open(os.devnull, os.O_RDWR)
         for stream in (0, 1, 2):
             os.dup2(devnull, stream)
-    held = _lock(directory) if lock is None else lock
+    held = _lock(directory, wait_lock) if lock is None else lock
     if held is None:
         print("a warm engine server is already running or starting", file=sys.stderr)
         return _exit(0, foreground)
+    _own(held, "starting")  # `aviary warm stop` finds it by this pid while it starts
+    without_scipy()
     try:
         server = Server(idle_minutes, started_by)
+        if connection is not None:
+            threading.Thread(target=server.handle, args=(connection,), daemon=True).start()
+        if game is not None:
+            threading.Thread(target=server.load, args=game, daemon=True).start()
         if preload:
             server.preload()
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()  # a socket left by a killed server: the lock says none runs
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        listener.bind(str(path))
-        os.chmod(path, 0o600)
+        listener = _listen(path)
         server.socket_inode = path.stat().st_ino
-        listener.listen(16)
+        _own(held, "listening")
     except Exception as error:
         _log(directory, f"did not start: {type(error).__name__}: {error}")
         raise
@@ -392,6 +567,24 @@ def _start(idle_minutes: float, foreground: bool, preload: bool, started_by: str
     return _exit(0, foreground)
 
 
+def _listen(path: Path) -> socket.socket:
+    """The server's listening socket at `path` (mode 0600), else UsageError saying why."""
+    problem = _problem()  # made meanwhile: a directory or file where the socket goes
+    if problem is not None:
+        raise UsageError(problem)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()  # a socket left by a killed server: the lock says none runs
+        listener.bind(str(path))
+        os.chmod(path, 0o600)
+        listener.listen(16)
+    except OSError as error:
+        listener.close()
+        raise UsageError(f"cannot listen on {path}: {error.strerror or error}") from None
+    return listener
+
+
 def _exit(code: int, foreground: bool) -> int:
     if not foreground:
         os._exit(code)
@@ -405,11 +598,14 @@ def _wait_for(child: int, directory: Path) -> int:
         if connect() is not None:
             print(f"warm engine server listening on {socket_path()}")
             return 0
-        done, _ = os.waitpid(child, os.WNOHANG)
+        done, how = os.waitpid(child, os.WNOHANG)
         if done:
             if connect() is not None:
                 print("a warm engine server is already running", file=sys.stderr)
                 return 0
+            if os.WIFSIGNALED(how):
+                raise UsageError("the warm engine server was stopped while it started "
+                                 f"(signal {os.WTERMSIG(how)})")
             raise UsageError(f"the warm engine server did not start: {_last_log(directory)}")
         time.sleep(0.1)
     raise UsageError("the warm engine server did not start within 300 s "
@@ -435,6 +631,10 @@ def main(argv: list[str]) -> int:
                        help="load each game's engine on its first request, not before listening")
     start.add_argument("--started-by", default="aviary warm start", help=argparse.SUPPRESS)
     start.add_argument("--lock-fd", type=int, default=None, help=argparse.SUPPRESS)
+    start.add_argument("--game", default=None, help=argparse.SUPPRESS)
+    start.add_argument("--settings", default="{}", help=argparse.SUPPRESS)
+    start.add_argument("--connection-fd", type=int, default=None, help=argparse.SUPPRESS)
+    start.add_argument("--wait-lock", type=float, default=0.0, help=argparse.SUPPRESS)
     commands.add_parser("stop", help="stop the running server")
     commands.add_parser("status", help="is a server running, and what has it served")
     args = parser.parse_args(argv)
@@ -442,12 +642,25 @@ def main(argv: list[str]) -> int:
         if not 0 < args.idle <= 7 * 24 * 60:
             raise UsageError(f"--idle must be a number of minutes above 0 and at most a week "
                              f"({7 * 24 * 60}), got {args.idle}")
-        return _start(args.idle, args.foreground, not args.lazy, args.started_by, args.lock_fd)
+        game = None if args.game is None else (args.game, json.loads(args.settings))
+        connection = (None if args.connection_fd is None
+                      else socket.socket(fileno=args.connection_fd))
+        return _start(args.idle, args.foreground, not args.lazy and game is None,
+                      args.started_by, args.lock_fd, game, connection, args.wait_lock)
     problem = _problem()
     if problem is not None:
         raise UsageError(problem)
     reply = request({"command": args.command})
     if reply is None:
+        starting = _starting_pid(socket_path().parent)
+        if starting is not None and args.command == "stop":
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(starting, signal.SIGTERM)  # it loads its engines: it dies at once
+            print(f"stopping the warm engine server that was starting (pid {starting})")
+            return 0
+        if starting is not None:
+            print(f"a warm engine server is starting (pid {starting})")
+            return 1
         print("no warm engine server is running")
         return 1 if args.command == "status" else 0
     print("\n".join(reply))

@@ -43,7 +43,7 @@ from typing import (
     runtime_checkable,
 )
 
-from aviary.search.clock import DEFAULT_SECONDS, Deadline, Limit
+from aviary.search.clock import Deadline, Limit, check_seconds
 from aviary.search.report import MATE
 
 if TYPE_CHECKING:  # numpy is not imported at run time: command lines must start fast
@@ -232,19 +232,6 @@ class Player(Protocol[Position, Move]):
         plies and/or `nodes` nodes; each completed depth goes to `on_report`.
         `history` is the game's positions before `state` (repetitions are draws)."""
         ...
-
-
-def move_deadline(deadline: Deadline | None, time: float | None, depth: int | None = None,
-                  nodes: int | None = None) -> Deadline | None:
-    """The deadline a player's `best_move` keeps: `deadline`, else `time` seconds from now,
-    else none when depth or nodes bound the search, else `DEFAULT_SECONDS`."""
-    if deadline is not None and time is not None:
-        raise ValueError("give a player deadline= or time=, not both")
-    if deadline is not None:
-        return deadline
-    if time is not None:
-        return Deadline.after(time)
-    return None if depth is not None or nodes is not None else Deadline.after(DEFAULT_SECONDS)
 
 
 @dataclass(frozen=True)
@@ -597,20 +584,9 @@ def format_seconds(seconds: float) -> str:
     return str(int(seconds)) if float(seconds).is_integer() else f"{seconds:g}"
 
 
-MAX_SECONDS = 86_400.0  # a day: a course command's longest move (clocks overflow far beyond)
-
-
 def parse_seconds(text: str) -> float:
-    """A positive number of seconds, at most `MAX_SECONDS`, else ValueError."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise ValueError(f"SECONDS must be a positive number, got {text!r}") from None
-    if not seconds > 0 or seconds == float("inf"):
-        raise ValueError(f"SECONDS must be a positive number, got {text!r}")
-    if seconds > MAX_SECONDS:
-        raise ValueError(f"SECONDS must be at most {MAX_SECONDS:g} (a day), got {text!r}")
-    return seconds
+    """A course command's SECONDS (`aviary.search.clock.check_seconds`), else ValueError."""
+    return check_seconds(text, "SECONDS")
 
 
 def _split_flags(

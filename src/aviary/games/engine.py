@@ -19,10 +19,10 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 
 from aviary.errors import NoMoveError
-from aviary.games.base import Game, Move, Report, State, TableUse, Verdict, move_deadline
+from aviary.games.base import Game, Move, Report, State, TableUse, Verdict
 from aviary.search import perft
 from aviary.search.alphabeta import MATE, Workspace
-from aviary.search.clock import DEPTH_SHARE, Deadline, Limit
+from aviary.search.clock import DEPTH_SHARE, Deadline, Limit, move_deadline
 from aviary.search.deepening import RawReport, iterate
 
 __all__ = ["DeepeningPlayer", "Engine", "MovePlayer", "Report", "Searcher", "WorkspaceCache",

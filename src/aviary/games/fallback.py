@@ -242,11 +242,3 @@ class Fallback(Generic[State, Move]):
                 break
         return best
 
-
-def best_move(game: Game[State, Move], evaluate: Callable[[State], float], state: State,
-              seconds: float) -> FallbackReport[Move] | None:
-    """The deepest report within `seconds` (None when the player to move has no move)."""
-    last = None
-    for report in Fallback(game, evaluate).think(state, time.monotonic() + seconds):
-        last = report
-    return last

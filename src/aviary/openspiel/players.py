@@ -36,10 +36,10 @@ import pyspiel
 from open_spiel.python.algorithms import mcts, minimax
 
 from aviary.errors import NoMoveError, UsageError
-from aviary.games.base import Game, Report, move_deadline
+from aviary.games.base import Game, Report
 from aviary.openspiel.games import load
 from aviary.openspiel.native import SpielGame
-from aviary.search.clock import DEFAULT_SECONDS, Deadline, Limit
+from aviary.search.clock import DEFAULT_SECONDS, Deadline, Limit, check_seconds, move_deadline
 
 
 class TimeUp(Exception):
@@ -127,13 +127,9 @@ class OpenSpielPlayer:
         if key not in self.settings:
             return None
         try:
-            value = float(self.settings[key])
-        except ValueError:
-            value = float("nan")
-        if not 0 < value < float("inf"):
-            raise UsageError(f"aviary:{self.name}: {key}= must be a positive number of seconds, "
-                             f"got {self.settings[key]!r}")
-        return value
+            return check_seconds(self.settings[key], f"{key}=")
+        except ValueError as error:
+            raise UsageError(f"aviary:{self.name}: {error}") from None
 
     def _count(self, key: str, default: int | None = None, minimum: int = 1) -> int | None:
         if key not in self.settings:

@@ -20,6 +20,7 @@ next to nothing, so a course command line can read its clock before loading numb
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
@@ -34,18 +35,43 @@ _IMPORTED_AT = time.monotonic()
 MAX_SECONDS = 86_400.0  # the longest time a move may be given: a day (timers overflow near 1e9 s)
 
 
-def check_seconds(seconds: float, name: str = "seconds") -> float:
-    """`seconds` if it is a usable time per move (above 0, at most a day), else ValueError."""
-    if not 0 < seconds <= MAX_SECONDS:
-        raise ValueError(f"{name} must be above 0 and at most {MAX_SECONDS:.0f} seconds "
-                         f"(a day), got {seconds:g}")
-    return seconds
+_NUMBER_CHARACTERS = frozenset("0123456789.eE+-")
+
+
+def check_seconds(seconds: float | str, name: str = "seconds") -> float:
+    """A move's time as a number: `seconds` (a number, or a command line's text) if it is
+    a usable time per move, above 0 and at most MAX_SECONDS (a day), else ValueError
+    naming `name`. The one validator of seconds: the course command's SECONDS, `play
+    --time`, a game command's `--seconds`, OpenSpiel's `time=` (the arena and the web app
+    still check their own, against this MAX_SECONDS).
+
+    Text is a plain decimal number: Python's `float` also takes `1_0` (10), `inf`,
+    `nan` and `infinity`, none of which a time per move is written as.
+    """
+    value: float | None = None
+    if isinstance(seconds, str):
+        text = seconds.strip()
+        if text and set(text) <= _NUMBER_CHARACTERS:
+            try:
+                value = float(text)
+            except ValueError:
+                value = None
+    elif isinstance(seconds, int | float) and not isinstance(seconds, bool):
+        value = float(seconds)
+    if value is None or not 0 < value <= MAX_SECONDS:  # False for nan too
+        number = isinstance(seconds, int | float) and not isinstance(seconds, bool)
+        shown = f"{seconds:g}" if number else repr(seconds)
+        raise ValueError(f"{name} must be a number of seconds above 0 and at most "
+                         f"{MAX_SECONDS:.0f} (a day), got {shown}")
+    return value
 
 
 RETURN_SHARE = 0.92  # a search asked to return within T seconds stops after 92% of T ...
 RETURN_LATENCY = 0.03  # ... less 30 ms: polling, converting the result, waking the caller
 DEPTH_SHARE = 0.45  # the engines start no new depth once this share of the move's time is gone
 DEEPEN_TO_DEADLINE = 1.0  # start depths until the deadline (the textbook opponent, some games)
+START_SEARCH_SECONDS = 0.05  # a course command with less time left starts no engine
+SEARCH_SECONDS = 0.01  # an engine with less time left than this searches nothing
 DEFAULT_SECONDS = 1.0  # a move's time when a caller gives no deadline, depth or node limit
 MOST_SHORTENED = 0.5  # a caller's shortening (the web's lateness) leaves at least this share
 
@@ -81,6 +107,17 @@ class Deadline:
         return cls(now, now + seconds)
 
     @classmethod
+    def until(cls, at: object) -> Deadline:
+        """The deadline `at` on the monotonic clock, as another process on this machine
+        sent it (a course command to its engine), starting now and capped at
+        `MAX_SECONDS` from now: a request asking for 1e300 s gets the longest move.
+        ValueError if `at` is not a number."""
+        if isinstance(at, bool) or not isinstance(at, int | float) or math.isnan(at):
+            raise ValueError(f"a deadline must be a number of seconds, got {at!r}")
+        now = time.monotonic()
+        return cls(now, min(float(at), now + MAX_SECONDS))
+
+    @classmethod
     def for_course(cls, seconds: float) -> Deadline:
         """A course command's deadline: SECONDS from the process's start (the grader's
         clock), less `exit_margin`."""
@@ -110,6 +147,21 @@ class Deadline:
         """`seconds` earlier (a caller's own lateness), keeping `MOST_SHORTENED` of the time."""
         kept = self.started + MOST_SHORTENED * self.seconds
         return replace(self, at=max(self.at - seconds, kept))
+
+
+def move_deadline(deadline: Deadline | None, time: float | None, depth: int | None = None,
+                  nodes: int | None = None) -> Deadline | None:
+    """The deadline a player's `best_move` keeps: `deadline`, else `time` seconds from now,
+    else none when depth or nodes bound the search, else `DEFAULT_SECONDS`. Front ends
+    that have a deadline pass it; the others pass their seconds (`time=`) and the player
+    starts the clock here, at the call."""
+    if deadline is not None and time is not None:
+        raise ValueError("give a player deadline= or time=, not both")
+    if deadline is not None:
+        return deadline
+    if time is not None:
+        return Deadline.after(time)
+    return None if depth is not None or nodes is not None else Deadline.after(DEFAULT_SECONDS)
 
 
 @dataclass(frozen=True)

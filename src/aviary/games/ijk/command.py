@@ -24,7 +24,7 @@ from aviary.games.base import IllegalMove
 from aviary.games.engine import interruptible
 from aviary.games.ijk import rules
 from aviary.games.match import Match
-from aviary.search.clock import Deadline, check_seconds
+from aviary.search.clock import check_seconds
 
 
 def _parser() -> ArgumentParser:
@@ -39,7 +39,7 @@ def _parser() -> ArgumentParser:
     parser.add_argument("lower", choices=("ai", "human"), help="who plays - (lower case)")
     parser.add_argument("mode", choices=("det", "nondet"), help="where the new tile goes")
     parser.add_argument("--variant", choices=("course", "handout"), default="course")
-    parser.add_argument("--seconds", type=float, default=1.0,
+    parser.add_argument("--seconds", default="1",
                         help="thinking time of an ai per move (default 1, at most 86400)")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of the new tiles' cells in nondet mode (default: random)")
@@ -75,7 +75,7 @@ def human_move(game: rules.IJK, position: rules.Position) -> rules.Move | None:
 def play_game(argv: Sequence[str]) -> int:
     args = _parser().parse_args(list(argv))
     with refused_as_usage():
-        check_seconds(args.seconds, "--seconds")
+        args.seconds = check_seconds(args.seconds, "--seconds")
     if args.max_moves < 1:
         raise UsageError(f"--max-moves must be at least 1, got {args.max_moves}")
     game = rules.IJK(variant=args.variant, mode=args.mode)
@@ -100,7 +100,7 @@ def play_game(argv: Sequence[str]) -> int:
         else:
             assert engine is not None
             move = interruptible(partial(engine.best_move, position,
-                                         deadline=Deadline.after(args.seconds)))
+                                         time=args.seconds))
         match.play(move)
         match.play_chances(rng)  # the new tile, shown with the move
         print(f"{mover} played: {move}", flush=True)
