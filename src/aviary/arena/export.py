@@ -43,7 +43,7 @@ README_END = "<!-- benchmarks: end -->"
 def export_lines(store: Store) -> list[str]:
     """The tournament in `store` as JSON lines: the match first, then one line per game."""
     config = store.config()
-    header = {"kind": "match", "format": FORMAT,
+    header = {"kind": "match", "format": FORMAT, "fingerprint": provenance.FINGERPRINT,
               "exported": datetime.now(UTC).isoformat(timespec="seconds"),
               "created": store.get("created"), "stopped": store.get("stopped"),
               "config": json.loads(config.to_json()), "sittings": store.sittings()}
@@ -202,6 +202,9 @@ def status(match: Match) -> str:
     codes = {game.get("code") for game in match.games}
     if not codes:
         return "current"
+    rule = match.header.get("fingerprint", 1)
+    if rule != provenance.FINGERPRINT:
+        return f"stale: its fingerprints follow rule {rule}, today's {provenance.FINGERPRINT}"
     try:
         now = provenance.code_fingerprint(config.game, config.player_specs)
     except Exception:  # a game no longer registered
@@ -298,9 +301,10 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
         "pairs from shared openings, Elo with a 95% interval from the pairs (pentanomial, "
         "as fishtest counts them), each move timed against the mover's own clock. "
         "*current* means the code that played every game is the code of this checkout "
-        "(same fingerprint of the search core, the game, the arena's move loop and the "
-        "code of a player that is not the game's: a course command's runner, OpenSpiel's; "
-        "comments and docstrings aside); "
+        "(same fingerprint of the search core, the game's folder and its own registry "
+        "entry, the arena's move loop and players' wrapper, and the code of a player that "
+        "is not the game's: a course command's runner, OpenSpiel's; comments and "
+        "docstrings aside; a new game changes no figure); "
         "*stale* figures are kept with their date until they are measured again. "
         "At the edges there is no interval to give: where every pair was won the page "
         "gives a one-sided 95% bound (\"above +317 Elo, 95%\": the score at which that "
@@ -361,6 +365,7 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
             f"{', '.join(str(j) for j in figure['jobs']) or '?'} game(s) at once; "
             f"load {_load_text(figure)}",
             f"- machine: {'; '.join(figure['machines']) or 'unknown'}",
+            *_packages_lines(sittings),
             *_deep_tables_lines(sittings),
             f"- commit: {', '.join(figure['commits']) or 'unknown'}; code: {figure['status']}",
             f"- record: [{match.path.name}]({_relative(match.path, page_folder)})",
@@ -381,6 +386,18 @@ def _openings_text(config: Config, games: list[dict[str, Any]] | None = None) ->
         distinct = len({game["opening"] for game in games})
         text += f" ({distinct} distinct openings in {pairs} pairs)"
     return text
+
+
+def _packages_lines(sittings: list[dict[str, Any]]) -> list[str]:
+    """The package versions each sitting ran with, where the sittings recorded them."""
+    known = sorted({", ".join(f"{name} {version or 'not installed'}"
+                              for name, version in s["packages"].items())
+                    for s in sittings if s.get("packages")})
+    if not known:
+        return []
+    unrecorded = sum(1 for s in sittings if not s.get("packages"))
+    note = f" ({unrecorded} earlier sitting(s) did not record them)" if unrecorded else ""
+    return [f"- packages: {'; '.join(known)}{note}"]
 
 
 def _deep_tables_lines(sittings: list[dict[str, Any]]) -> list[str]:

@@ -173,12 +173,13 @@ class Store:
             db.execute("INSERT INTO meta VALUES ('created', ?)", (_now(),))
 
     def add_sitting(self, jobs: int, backend: str) -> None:
-        """Record one sitting of the tournament (a run or a resume): when, on what code and
-        machine (and which of the game's slow-to-build tables it had), at which load, with
-        how many games at once."""
+        """Record one sitting of the tournament (a run or a resume): when, on what code,
+        machine and package versions (and which of the game's slow-to-build tables it
+        had), at which load, with how many games at once."""
         sittings = self.sittings()
         sittings.append({"started": _now(), "commit": provenance.git_commit(),
-                         "machine": provenance.machine(), "load": provenance.load(),
+                         "machine": provenance.machine(), "packages": provenance.packages(),
+                         "load": provenance.load(),
                          "jobs": jobs, "backend": backend,
                          "deep_tables": provenance.deep_tables(self.config().game)})
         self.put("sittings", json.dumps(sittings))
