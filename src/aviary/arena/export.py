@@ -314,6 +314,14 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
         "(`aviary.arena.ratings.elo_figure`, also behind `aviary arena report`). "
         "An MCTS opponent's row gives its median simulations a move, from its moves' notes.",
         "",
+        "How a change is judged: a patch test (`python benchmarks/strength.py sprt --game G "
+        "--base REV`, head against base in colour-swapped pairs until the SPRT decides) "
+        "counts an engine change as an improvement when it passes the bounds [0, 10] at "
+        "0.1 s a move and then at a longer clock; a simplification need only show no "
+        "loss, [-10, 0]. The quick figures (`python benchmarks/strength.py quick`, 0.1 s a "
+        "move, about 45 minutes at `--jobs 2`) re-measure every configuration after a "
+        "change; the 1 s figures are long ones, stale with their date until measured again.",
+        "",
         "| figure | score (W-D-L) | by side | Elo ±95% | games | date | commit | load | code |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
