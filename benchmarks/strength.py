@@ -139,14 +139,15 @@ FIGURES = [
 # re-measure in the session that changes the code: the engine against the textbook
 # opponent, and the engine at 2t against itself at t (Elo per doubling of time, which
 # never saturates). Games per configuration keep the whole set within 45 minutes at
-# `--jobs 2` (`quick --list` estimates it from the 1 s records); the handout variant of
-# IJK is outside the strength bars (its page says why).
+# `--jobs 2` (`quick --list` estimates it from the 1 s records, corrected by the quick
+# figures played so far); the handout variant of IJK is outside the strength bars (its
+# page says why).
 QUICK_SECONDS = 0.1
 QUICK_JOBS = 2
 QUICK_GAMES = {"pikachu-n8": 30, "betsy-orthogonal": 30, "betsy-diagonal": 30,
-               "foxgeese-classic": 12, "foxgeese-classic-shrink": 12,
-               "foxgeese-elephants": 10, "foxgeese-elephants-shrink": 10,
-               "ijk-course-det": 6, "ijk-course-nondet": 6}
+               "foxgeese-classic": 8, "foxgeese-classic-shrink": 8,
+               "foxgeese-elephants": 6, "foxgeese-elephants-shrink": 6,
+               "ijk-course-det": 4, "ijk-course-nondet": 4}
 QUICK_BUDGET_MINUTES = 45
 
 
@@ -374,11 +375,38 @@ def page() -> None:
 
 
 # ---- the quick set ---------------------------------------------------------------------------
+# A figure's own start-up (numba, the arena's workers): quick-betsy-orthogonal-textbook's
+# run took 73 s here, 52 s of it its games (2 at once)
+QUICK_STARTUP_SECONDS = 25
+
+
+def _played_hours(export: Path, jobs: int) -> float:
+    """How long a record's games took at `jobs` games at once (their own walls)."""
+    return sum(game["wall"] for game in recorded(export).games) / jobs / 3600
+
+
+def quick_calibration() -> tuple[float, str]:
+    """The ratio of the quick figures played here to their estimates from the 1 s
+    records (short clocks cost more a move than the 1 s moves scaled down), and which
+    figures it comes from; 1 before any is played."""
+    played = [figure for figure in QUICK if record_paths(figure)[1].exists()
+              and len(recorded(record_paths(figure)[1]).games) >= figure.games]
+    if not played:
+        return 1.0, "no quick figure played yet"
+    actual = sum(_played_hours(record_paths(figure)[1], figure.jobs) for figure in played)
+    estimated = sum(estimate_hours(figure)[0] for figure in played)
+    return actual / estimated, ", ".join(figure.id for figure in played)
+
+
 def quick_list() -> None:
-    """Each quick figure with its estimate here, and the set's total at `QUICK_JOBS`."""
+    """Each quick figure with its estimate here, and the set's total at `QUICK_JOBS`: the
+    1 s records' moves scaled to 0.1 s, times what the quick figures played here took
+    against that, plus each figure's start-up."""
+    ratio, basis = quick_calibration()
     total = 0.0
     for figure in QUICK:
         hours, said = estimate_hours(figure)
+        hours = hours * ratio + QUICK_STARTUP_SECONDS / 3600
         total += hours
         state = progress(figure) if record_paths(figure)[1].exists() else "not played"
         print(f"{figure.id:40} {figure.games:3} games  about {60 * hours:4.1f} min  "
@@ -386,7 +414,8 @@ def quick_list() -> None:
     skipped = [c.id for c in CONFIGURATIONS if c.id not in QUICK_GAMES]
     print(f"quick set: {len(QUICK)} figures of {len(QUICK_GAMES)} configurations, about "
           f"{60 * total:.0f} min at --jobs {QUICK_JOBS} (budget {QUICK_BUDGET_MINUTES} min; "
-          f"estimated from the 1 s records, moves scaled to the clock); not in it: "
+          f"the 1 s records' moves scaled to the clock, times {ratio:.2f} as measured by "
+          f"{basis}, plus {QUICK_STARTUP_SECONDS} s of start-up a figure); not in it: "
           f"{', '.join(skipped)} (outside the strength bars)")
 
 
