@@ -10,7 +10,8 @@ Hand computations (95% intervals use z = 1.959964):
   variance 1.865/25 = 0.0746, sd of the mean 0.054626, interval 0.41293..0.62707
   -> Elo -61.12..+90.27, so +13.90 +- 75.70.
 - LOS 10 wins 5 losses: 0.5 (1 + erf(5 / sqrt(30))) = 0.90165.
-- SPRT [0, 10] on 60-20-20: s1 = 0.514390, LLR = 100 * 0.014390 * 0.385610 / 0.32 = 1.734.
+- A perfect score over N samples: no estimate, a one-sided bound at the score 0.05^(1/N):
+  20 pairs 0.86089 -> +316.6 Elo; 4 games 0.47287 -> -18.9.
 """
 
 import math
@@ -56,11 +57,81 @@ def test_pentanomial_bar_is_narrower_than_trinomial_when_pairs_are_consistent():
     assert pairs.margin < games.margin
 
 
-def test_perfect_score_has_infinite_elo_and_no_margin():
-    estimate = ratings.trinomial(10, 0, 0)
-    assert estimate.elo == math.inf
-    assert math.isnan(estimate.margin)
-    assert str(estimate) == "+inf"
+def test_a_perfect_score_has_a_one_sided_bound_and_no_estimate():
+    figure = ratings.elo_figure([0, 0, 0, 0, 20])
+    assert figure.kind == "above" and figure.elo is None
+    assert figure.bound == pytest.approx(316.6, abs=0.1)
+    assert str(figure) == "above +317 Elo, 95%"
+    games = ratings.elo_figure([0, 0, 4])  # 4-0-0 in games
+    assert str(games) == "above -19 Elo, 95%"
+    assert str(ratings.elo_figure([4, 0, 0])) == "below +19 Elo, 95%"
+    assert str(ratings.elo_figure([20, 0, 0, 0, 0])) == "below -317 Elo, 95%"
+
+
+@pytest.mark.parametrize("pairs", [1, 2, 5, 20, 200])
+def test_the_one_sided_bound_holds_with_95_percent(pairs):
+    """At the bound's score, a player winning each pair with probability s (and losing it
+    otherwise: the least score that wins as often) wins them all 5% of the time."""
+    bound = ratings.elo_figure([0, 0, 0, 0, pairs]).bound
+    assert bound is not None
+    assert ratings.score_from_elo(bound) ** pairs == pytest.approx(0.05)
+
+
+@pytest.mark.parametrize("counts, said", [
+    ([0, 0, 0, 20, 0], "no Elo: all 20 pairs 1½ of 2"),
+    ([0, 0, 20, 0, 0], "no Elo: all 20 pairs 1 of 2"),
+    ([0, 7, 0], "no Elo: all 7 games drawn"),
+])
+def test_identical_samples_give_no_elo(counts, said):
+    figure = ratings.elo_figure(counts)
+    assert figure.kind == "identical" and figure.elo is None and str(figure) == said
+    assert "±" not in figure.explained() and "sides" in figure.explained()
+
+
+def test_an_interval_that_passes_a_score_of_one_is_one_bound_not_a_clamp():
+    # 19 pairs won 2-0, one 1½: the interval of the score reaches past 1
+    figure = ratings.elo_figure([0, 0, 0, 1, 19])
+    assert figure.kind == "interval" and figure.high is None and figure.low is not None
+    assert str(figure).startswith("+757.5, above +")
+    assert "1199.8" not in figure.explained()
+
+
+def test_an_ordinary_interval_is_fishtests():
+    estimate, figure = ratings.pair_estimate([2, 5, 10, 5, 3]), ratings.elo_figure([2, 5, 10, 5, 3])
+    assert str(figure) == str(estimate) == "+13.9 ± 75.7"
+    assert figure.nelo == pytest.approx(estimate.nelo)
+    assert figure.nelo_margin == pytest.approx(estimate.nelo_margin)
+
+
+def _moments_by_hand(counts):
+    values = [i / (len(counts) - 1) for i in range(len(counts))]
+    n = sum(counts)
+    mean = sum(c * v for c, v in zip(counts, values, strict=True)) / n
+    central = [sum(c * (v - mean) ** k for c, v in zip(counts, values, strict=True)) / n
+               for k in (2, 3, 4)]
+    return n, mean, central
+
+
+@pytest.mark.parametrize("counts", [[2, 5, 10, 5, 3], [1, 2, 5, 9, 4], [1, 3, 10, 4, 2]])
+def test_normalized_elo_margin_has_fishtests_t_dependent_variance(counts):
+    """Fishtest's raw statistics: t = (s - 1/2) / sd over a pair, var(t) = 1 - t skewness
+    + t^2 (excess kurtosis + 2) / 4, normalized Elo 800 / ln 10 * t / sqrt 2 with margin
+    1.96 sqrt(var(t) / N) likewise. (No empty cell here, so no pseudo-count.)"""
+    n, mean, (m2, m3, m4) = _moments_by_hand(counts)
+    t = (mean - 0.5) / math.sqrt(m2)
+    variance_t = 1 - t * m3 / m2**1.5 + t**2 * (m4 / m2**2 - 1) / 4
+    scale = 800 / math.log(10) / math.sqrt(2)
+    estimate = ratings.pair_estimate(counts)
+    assert estimate.nelo == pytest.approx(scale * t)
+    assert estimate.nelo_margin == pytest.approx(scale * 1.959964 * math.sqrt(variance_t / n))
+
+
+def test_normalized_elo_margins_differ_between_figures_of_the_same_size():
+    """The old margin was 1.96 * 800 / ln 10 / sqrt(2 N) whatever the results: the same
+    +-107.7 for every 20-pair figure."""
+    margins = {round(ratings.pair_estimate(counts).nelo_margin, 1)
+               for counts in ([2, 4, 8, 4, 2], [0, 2, 5, 9, 4], [0, 0, 4, 8, 8])}
+    assert len(margins) == 3
 
 
 def test_likelihood_of_superiority_matches_hand_computation():
@@ -69,16 +140,11 @@ def test_likelihood_of_superiority_matches_hand_computation():
     assert ratings.likelihood_of_superiority(0, 0) == 0.5
 
 
-def test_sprt_llr_matches_hand_computation_and_stays_undecided():
-    result = ratings.sprt_trinomial(60, 20, 20, elo0=0, elo1=10)
-    assert result.llr == pytest.approx(1.734, abs=0.002)
-    assert result.upper == pytest.approx(math.log(0.95 / 0.05))
-    assert result.decision is None
-
-
-def test_sprt_accepts_h1_for_a_dominant_player_and_h0_for_an_even_one():
-    assert ratings.sprt_trinomial(80, 10, 10, elo0=0, elo1=50).decision == "H1"
-    assert ratings.sprt_trinomial(300, 0, 300, elo0=0, elo1=50).decision == "H0"
+def test_there_is_no_trinomial_sprt_to_decide_on_zero_variance():
+    """The arena's SPRT is over pairs; the trinomial one by the normal approximation set a
+    zero variance to 1e-6 and so decided on a handful of identical games: it is gone."""
+    assert not hasattr(ratings, "sprt_trinomial") and not hasattr(ratings, "sprt")
+    assert ratings.sprt_pairs([0, 0, 0, 0, 3], 0, 10).decision is None
 
 
 def test_bradley_terry_two_players_recovers_the_score_elo():

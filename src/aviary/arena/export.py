@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shlex
 import statistics
 from collections import Counter
@@ -28,7 +29,7 @@ from typing import Any
 from aviary.arena import provenance, ratings
 from aviary.arena.players import parse_specs
 from aviary.arena.referee import GameRecord, MoveRecord
-from aviary.arena.report import pair_counts
+from aviary.arena.report import pair_counts, side_scores, sides_text
 from aviary.arena.schedule import Config
 from aviary.arena.store import Store, StoredGame
 from aviary.errors import UsageError
@@ -42,7 +43,7 @@ README_END = "<!-- benchmarks: end -->"
 def export_lines(store: Store) -> list[str]:
     """The tournament in `store` as JSON lines: the match first, then one line per game."""
     config = store.config()
-    header = {"kind": "match", "format": FORMAT,
+    header = {"kind": "match", "format": FORMAT, "fingerprint": provenance.FINGERPRINT,
               "exported": datetime.now(UTC).isoformat(timespec="seconds"),
               "created": store.get("created"), "stopped": store.get("stopped"),
               "config": json.loads(config.to_json()), "sittings": store.sittings()}
@@ -158,12 +159,39 @@ def _side_stats(match: Match, name: str) -> dict[str, Any]:
             moves += [move for move in game["moves"] if move[1] == side]
     seconds = [move[2] for move in moves]
     cpus = [move[5] for move in moves if move[5] is not None]
-    return {"moves": len(moves),
+    simulations = [int(found[1]) for move in moves
+                   if (found := SIMULATIONS.match(move[6] or ""))]
+    return {"moves": len(moves), "simulations": simulations,
             "over": sum(1 for move in moves if move[4] and move[2] > move[4]),
             "slowest": max(seconds, default=0.0),
             "mean": statistics.fmean(seconds) if seconds else 0.0,
             "cpu": statistics.fmean(cpus) if cpus else None,
             "fallbacks": sum(1 for move in moves if "fallback" in (move[6] or "").lower())}
+
+
+# A searcher that counts its work says so in each move's note ("38 simulations": OpenSpiel's
+# MCTS): a reader judges an opponent at "1 s" by what it did in that second.
+SIMULATIONS = re.compile(r"(\d+) simulations\b")
+SEARCHERS = ("aviary:mcts",)  # players whose strength is their simulations a move
+
+
+def _work_text(figure: dict[str, Any]) -> str:
+    """What a simulating player did a move ("mcts: median 38 simulations a move"), from
+    the moves' notes; a simulating player whose notes do not say is named so."""
+    said = []
+    for player in figure["config"].players:
+        counted = figure["sides"][player.name]["simulations"]
+        if counted:
+            said.append(f"{player.name}: median {statistics.median(counted):g} simulations "
+                        "a move")
+        elif player.spec.startswith(SEARCHERS):
+            said.append(f"{player.name}: simulations a move not recorded")
+    return "; ".join(said)
+
+
+def _work_note(figure: dict[str, Any]) -> str:
+    work = _work_text(figure)
+    return f" ({work})" if work else ""
 
 
 def status(match: Match) -> str:
@@ -174,6 +202,9 @@ def status(match: Match) -> str:
     codes = {game.get("code") for game in match.games}
     if not codes:
         return "current"
+    rule = match.header.get("fingerprint", 1)
+    if rule != provenance.FINGERPRINT:
+        return f"stale: its fingerprints follow rule {rule}, today's {provenance.FINGERPRINT}"
     try:
         now = provenance.code_fingerprint(config.game, config.player_specs)
     except Exception:  # a game no longer registered
@@ -197,17 +228,11 @@ def _figure(match: Match) -> dict[str, Any]:
     dates = sorted(g.finished for g in games if g.finished)
     commits = sorted({s.get("commit", "") for s in sittings if s.get("commit")})
     machines = sorted({_machine_text(s["machine"]) for s in sittings if s.get("machine")})
-    labels = config.make_game().labels
-    by_side = {}
-    for side, label in enumerate(labels):
-        mine = [g.result if side == 0 else 1 - g.result for g in games
-                if (g.first if side == 0 else g.second) == first]
-        by_side[label] = (statistics.fmean(mine), mine.count(1.0), mine.count(0.5),
-                          mine.count(0.0)) if mine else None
     return {
         "config": config, "first": first, "second": second, "counts": counts,
-        "by_side": by_side,
-        "estimate": estimate, "wins": scores.count(1.0), "draws": scores.count(0.5),
+        "by_side": side_scores(games, first, config.make_game().labels),
+        "estimate": estimate, "elo": ratings.elo_figure(counts),
+        "wins": scores.count(1.0), "draws": scores.count(0.5),
         "losses": scores.count(0.0), "games": len(games),
         "score": statistics.fmean(scores) if scores else math.nan,
         "plies": sorted(g.plies for g in games), "loads": loads,
@@ -245,7 +270,7 @@ def _score_text(figure: dict[str, Any]) -> str:
 def _sides_text(figure: dict[str, Any]) -> str:
     """The first player's score on each side ("as f 50.0%, as g 100.0%"): where the sides
     differ in kind (fox and geese) the bars are per side, and one total hides that."""
-    return ", ".join(f"as {label} {100 * side[0]:.1f}%"
+    return ", ".join(f"as {label} {100 * side.score:.1f}%"
                      for label, side in figure["by_side"].items() if side is not None) or "-"
 
 
@@ -276,10 +301,26 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
         "pairs from shared openings, Elo with a 95% interval from the pairs (pentanomial, "
         "as fishtest counts them), each move timed against the mover's own clock. "
         "*current* means the code that played every game is the code of this checkout "
-        "(same fingerprint of the search core, the game, the arena's move loop and the "
-        "code of a player that is not the game's: a course command's runner, OpenSpiel's; "
-        "comments and docstrings aside); "
-        "*stale* figures are kept with their date until they are measured again.",
+        "(same fingerprint of the search core, the game's folder and its own registry "
+        "entry, the arena's move loop and players' wrapper, and the code of a player that "
+        "is not the game's: a course command's runner, OpenSpiel's; comments and "
+        "docstrings aside; a new game changes no figure); "
+        "*stale* figures are kept with their date until they are measured again. "
+        "At the edges there is no interval to give: where every pair was won the page "
+        "gives a one-sided 95% bound (\"above +317 Elo, 95%\": the score at which that "
+        "many pairs won in a row have a 5% chance); where every pair scored the same "
+        "(one side always winning, the other always drawing) it gives no Elo, only the scores by "
+        "side; an interval whose end passes a score of 0 or 1 is given as one bound "
+        "(`aviary.arena.ratings.elo_figure`, also behind `aviary arena report`). "
+        "An MCTS opponent's row gives its median simulations a move, from its moves' notes.",
+        "",
+        "How a change is judged: a patch test (`python benchmarks/strength.py sprt --game G "
+        "--base REV`, head against base in colour-swapped pairs until the SPRT decides) "
+        "counts an engine change as an improvement when it passes the bounds [0, 10] at "
+        "0.1 s a move and then at a longer clock; a simplification need only show no "
+        "loss, [-10, 0]. The quick figures (`python benchmarks/strength.py quick`, 0.1 s a "
+        "move, about 45 minutes at `--jobs 2`) re-measure every configuration after a "
+        "change; the 1 s figures are long ones, stale with their date until measured again.",
         "",
         "| figure | score (W-D-L) | by side | Elo ±95% | games | date | commit | load | code |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -288,8 +329,9 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
     checkout = _checkout(page_folder)
     for match, figure in figures:
         lines.append(
-            f"| [{_title(match, figure)}](#{_anchor(match.path)}) | {_score_text(figure)} | "
-            f"{_sides_text(figure)} | {figure['estimate']} | "
+            f"| [{_title(match, figure)}](#{_anchor(match.path)}){_work_note(figure)} | "
+            f"{_score_text(figure)} | "
+            f"{_sides_text(figure)} | {figure['elo']} | "
             f"{figure['games']}/{figure['config'].games} | "
             f"{_date_range(figure['dates'])} | {', '.join(figure['commits']) or '-'} | "
             f"{_load_text(figure)} | {figure['status']} |")
@@ -302,16 +344,13 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
             f"## {_title(match, figure)}",
             "",
             f"- game: `{config.game}` {_options(config)}; {config.seconds:g} s a move unless a "
-            f"player has its own `time=`; openings: {_openings_text(config)}; "
+            f"player has its own `time=`; openings: {_openings_text(config, match.games)}; "
             f"draw after {config.max_plies} plies",
             "- players: " + "; ".join(_player_settings(config, checkout)),
             f"- result for {figure['first']}: {_score_text(figure)}, pairs scoring "
-            f"0/0.5/1/1.5/2 of 2: {figure['counts']}; Elo {estimate} "
-            f"(LOS {100 * estimate.los:.1f}%, normalized Elo {estimate.nelo:+.1f} ± "
-            f"{estimate.nelo_margin:.1f})",
-            f"- {figure['first']} by side: " + "; ".join(
-                f"as {label} {100 * side[0]:.1f}% ({side[1]}-{side[2]}-{side[3]})"
-                for label, side in figure["by_side"].items() if side is not None),
+            f"0/0.5/1/1.5/2 of 2: {figure['counts']}; {figure['elo'].explained()}; "
+            f"LOS {100 * estimate.los:.1f}%",
+            f"- {figure['first']} by side: {sides_text(figure['by_side'])}",
             "- results by reason: " + ", ".join(
                 f"{reason} {n}" for reason, n in sorted(figure["reasons"].items())),
         ]
@@ -325,12 +364,16 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
                     f"CPU {cpu} s a move")
             if side["fallbacks"]:
                 text += f", {side['fallbacks']} fallback answers"
+            if side["simulations"]:
+                text += (f", median {statistics.median(side['simulations']):g} simulations a "
+                         f"move ({min(side['simulations'])}-{max(side['simulations'])})")
             lines.append(text)
         lines += [
             f"- played: {_date_range(figure['dates'])} in {figure['sittings']} sitting(s), "
             f"{', '.join(str(j) for j in figure['jobs']) or '?'} game(s) at once; "
             f"load {_load_text(figure)}",
             f"- machine: {'; '.join(figure['machines']) or 'unknown'}",
+            *_packages_lines(sittings),
             *_deep_tables_lines(sittings),
             f"- commit: {', '.join(figure['commits']) or 'unknown'}; code: {figure['status']}",
             f"- record: [{match.path.name}]({_relative(match.path, page_folder)})",
@@ -339,11 +382,30 @@ def benchmarks_page(matches: list[Match], page_folder: Path | None = None) -> st
     return "\n".join(lines) + "\n"
 
 
-def _openings_text(config: Config) -> str:
+def _openings_text(config: Config, games: list[dict[str, Any]] | None = None) -> str:
     if config.openings:
-        return (f"{len(config.openings)} given positions (the record's `config.openings`, "
+        text = (f"{len(config.openings)} given positions (the record's `config.openings`, "
                 "one a line in the file `--openings` reads)")
-    return f"{config.opening_plies} random plies, seed {config.seed}"
+    else:
+        text = f"{config.opening_plies} random plies, seed {config.seed}"
+    if games:
+        # random plies can repeat an opening: the pairs are then fewer samples than counted
+        pairs = len({(game["round"], game["opening"]) for game in games})
+        distinct = len({game["opening"] for game in games})
+        text += f" ({distinct} distinct openings in {pairs} pairs)"
+    return text
+
+
+def _packages_lines(sittings: list[dict[str, Any]]) -> list[str]:
+    """The package versions each sitting ran with, where the sittings recorded them."""
+    known = sorted({", ".join(f"{name} {version or 'not installed'}"
+                              for name, version in s["packages"].items())
+                    for s in sittings if s.get("packages")})
+    if not known:
+        return []
+    unrecorded = sum(1 for s in sittings if not s.get("packages"))
+    note = f" ({unrecorded} earlier sitting(s) did not record them)" if unrecorded else ""
+    return [f"- packages: {'; '.join(known)}{note}"]
 
 
 def _deep_tables_lines(sittings: list[dict[str, Any]]) -> list[str]:
@@ -397,8 +459,9 @@ def readme_table(matches: list[Match]) -> str:
     for match in matches:
         figure = _figure(match)
         lines.append(
-            f"| [{_title(match, figure)}](docs/benchmarks.md#{_anchor(match.path)}) | "
-            f"{_score_text(figure)} | {_sides_text(figure)} | {figure['estimate']} | "
+            f"| [{_title(match, figure)}](docs/benchmarks.md#{_anchor(match.path)})"
+            f"{_work_note(figure)} | "
+            f"{_score_text(figure)} | {_sides_text(figure)} | {figure['elo']} | "
             f"{figure['games']}/{figure['config'].games} | {_date_range(figure['dates'])} | "
             f"{figure['status']} |")
     lines += ["", README_END]

@@ -10,9 +10,11 @@ Conventions follow cutechess/fastchess so figures can be compared:
   variance that the trinomial model wrongly counts as luck.
 - LOS (likelihood of superiority): the normal approximation
   1/2 (1 + erf((W - L) / sqrt(2 (W + L)))).
-- SPRT: the generalised SPRT with the normal approximation to the log-
-  likelihood ratio, LLR = N (s1 - s0)(2 s - s0 - s1) / (2 var), over games
-  (trinomial) or pairs (pentanomial), with H0: elo = elo0, H1: elo = elo1.
+- SPRT: fishtest's generalized SPRT over colour-swapped pairs (`sprt_pairs`),
+  H0: elo = elo0, H1: elo = elo1. (A trinomial SPRT by the normal approximation
+  is not offered: a run of identical games has no variance, and it decided on one.)
+- At the edges (`elo_figure`): a perfect or zero score has no interval, only a
+  one-sided bound; a run of identical samples tells nothing beyond the sides.
 - Many players: Bradley-Terry (logistic, draws as half a win) maximum
   likelihood over all games at once, with a weak Gaussian prior so a player
   who lost every game still gets a finite rating; error bars from the
@@ -54,10 +56,6 @@ class Estimate:
     score: float
     samples: int
 
-    def __str__(self) -> str:
-        if math.isinf(self.elo) or math.isnan(self.margin):
-            return f"{self.elo:+.0f}"
-        return f"{self.elo + 0.0:+.1f} ± {self.margin:.1f}"
 
 
 def _estimate(values: Sequence[float], counts: Sequence[int]) -> Estimate:
@@ -134,12 +132,33 @@ def _moments(pdf: Sequence[tuple[float, float]]) -> tuple[float, float]:
     return mean, sum(p * (a - mean) ** 2 for a, p in pdf)
 
 
+def _normalized(pdf: Sequence[tuple[float, float]], samples: float) -> tuple[float, float]:
+    """Normalized Elo and its 95% margin, as fishtest's raw statistics give them.
+
+    t = (s - 1/2) / sd over one sample; its variance over N samples is (1 - t skewness +
+    t^2 (excess kurtosis + 2) / 4) / N (the delta method), so the margin grows with t
+    rather than being the same for every figure of N samples. A sample of g games (a
+    pair: 2) has a t-value sqrt(g) times a game's; normalized Elo is 800 / ln 10 times
+    a game's t."""
+    mean, variance = _moments(pdf)
+    sd = math.sqrt(variance)
+    skewness = sum(p * (a - mean) ** 3 for a, p in pdf) / sd**3
+    excess_kurtosis = sum(p * (a - mean) ** 4 for a, p in pdf) / variance**2 - 3
+    t = (mean - 0.5) / sd
+    variance_t = max(1 - t * skewness + t**2 * (excess_kurtosis + 2) / 4, 0.0)
+    per_game = math.sqrt((len(pdf) - 1) / 2)  # 3 cells: games; 5 cells: pairs of 2
+    return (NELO_PER_T * t / per_game,
+            NELO_PER_T * Z95 * math.sqrt(variance_t / samples) / per_game)
+
+
 def pair_estimate(pair_counts: Sequence[int]) -> PairEstimate:
     """Fishtest's Elo, 95% interval and LOS from pentanomial counts (pairs scoring 0..2).
 
     A pair's points over 2 is one sample; its variance is the pair's. With N pairs the
     per-game mean has standard error sqrt(var / N); the interval of the mean is mapped
     through the Elo curve (clamped at 0.1% / 99.9%) and the margin is half its width.
+    Where the counts are at an edge (every pair won, or all alike) these numbers are
+    artefacts of the clamp and the pseudo-counts: what a reader sees is `elo_figure`.
     """
     if len(pair_counts) != 5:
         raise ValueError("pentanomial needs five counts: pairs scoring 0, 1/2, 1, 3/2, 2")
@@ -152,10 +171,117 @@ def pair_estimate(pair_counts: Sequence[int]) -> PairEstimate:
     low, high = mean - Z95 * error, mean + Z95 * error
     margin = (_clamped_elo(high) - _clamped_elo(low)) / 2
     los = NormalDist().cdf((mean - 0.5) / error)
-    per_game_sd = math.sqrt(2 * variance)  # a pair's score is the mean of two games
-    nelo = NELO_PER_T * (mean - 0.5) / per_game_sd
-    nelo_margin = NELO_PER_T * Z95 * error / per_game_sd
+    nelo, nelo_margin = _normalized(pdf, samples)
     return PairEstimate(_clamped_elo(mean), margin, los, nelo, nelo_margin, mean, pairs)
+
+
+ONE_SIDED = 0.05  # the one-sided bound of a perfect or zero score holds with 95%
+
+
+@dataclass(frozen=True)
+class EloFigure:
+    """What a match's counts say about Elo, worded so that it holds at the edges.
+
+    `kind` is
+    - "interval": `elo` with its 95% interval `low`..`high` (None where the interval of
+      the score passes 0 or 1: that end is unbounded), and normalized Elo;
+    - "above" / "below": every sample won / lost: no estimate and no upper (lower) end,
+      only a one-sided 95% `bound`;
+    - "identical": every sample scored the same (`same` points, not 0 nor all): the
+      samples do not tell the players apart; a zero variance gives no interval;
+    - "empty": nothing counted yet.
+    """
+
+    kind: str
+    samples: int
+    unit: str  # "pairs" or "games"
+    elo: float | None = None
+    low: float | None = None
+    high: float | None = None
+    bound: float | None = None
+    same: float | None = None
+    nelo: float | None = None
+    nelo_margin: float | None = None
+
+    def __str__(self) -> str:
+        """The short text a table cell holds."""
+        if self.kind == "interval" and self.elo is not None:
+            elo = f"{self.elo + 0.0:+.1f}"
+            if self.low is not None and self.high is not None:
+                return f"{elo} ± {(self.high - self.low) / 2:.1f}"
+            if self.low is not None:
+                return f"{elo}, above {self.low:+.0f} (95%)"
+            if self.high is not None:
+                return f"{elo}, below {self.high:+.0f} (95%)"
+            return f"{elo} (95% interval unbounded)"
+        if self.kind in ("above", "below") and self.bound is not None:
+            return f"{self.kind} {self.bound:+.0f} Elo, 95%"
+        if self.kind == "identical" and self.same is not None:
+            if self.unit == "games":
+                return f"no Elo: all {self.samples} games drawn"
+            return f"no Elo: all {self.samples} pairs {_points(self.same)} of 2"
+        return "-"
+
+    def explained(self) -> str:
+        """The text with its reason, for a report's or a figure's own lines."""
+        if self.kind == "interval":
+            text = f"Elo {self}" + ("" if self.low is None or self.high is None else " (95%)")
+            text += f" over {self.samples} {self.unit}"
+            if self.nelo is not None and self.nelo_margin is not None:
+                text += f"; normalized Elo {self.nelo:+.1f} ± {self.nelo_margin:.1f}"
+            return text
+        if self.kind in ("above", "below") and self.bound is not None:
+            won = "won" if self.kind == "above" else "lost"
+            return (f"{self} (one-sided: all {self.samples} "
+                    f"{self.unit} {won}, so no estimate; {self.samples} {won} in a row have "
+                    "a 5% chance at the bound)")
+        if self.kind == "identical":
+            return (f"{self}: every one scored the same, which tells the players apart no "
+                    "more than the sides do (no variance, so no interval)")
+        return "no Elo: nothing counted yet"
+
+
+def _points(points: float) -> str:
+    whole, half = divmod(round(2 * points), 2)
+    return f"{whole or ''}{'½' if half else ''}" or "0"
+
+
+def elo_figure(counts: Sequence[int]) -> EloFigure:
+    """Elo from counts of samples by score, lowest first: 3 counts are games scoring 0,
+    ½ and 1 (trinomial), 5 counts pairs scoring 0, ½, 1, 1½ and 2 of 2 (pentanomial).
+    The one place that decides how a match's Elo reads, for reports and pages alike.
+
+    A perfect score over N samples gives no estimate: its interval has no upper end. Its
+    lower bound is the score s at which N wins in a row have 5% chance: a sample wins
+    with probability p <= s (its score is at least p), so p^N <= s^N = 5%, s = 0.05^(1/N)
+    (Clopper-Pearson's one-sided bound; exact for samples that are all won or lost).
+    Samples all alike elsewhere have zero variance: no interval, so no Elo. Otherwise
+    the interval is fishtest's (regularized counts, normal approximation); an end that
+    leaves the score's range 0..1 is unbounded, not clamped.
+    """
+    if len(counts) not in (3, 5):
+        raise ValueError("counts of games scoring 0, 1/2, 1 or of pairs scoring 0..2")
+    unit = "games" if len(counts) == 3 else "pairs"
+    samples = sum(counts)
+    top = len(counts) - 1
+    if samples == 0:
+        return EloFigure("empty", 0, unit)
+    if counts[top] == samples:
+        return EloFigure("above", samples, unit, bound=elo_from_score(ONE_SIDED ** (1 / samples)))
+    if counts[0] == samples:
+        return EloFigure("below", samples, unit,
+                         bound=elo_from_score(1 - ONE_SIDED ** (1 / samples)))
+    if max(counts) == samples:
+        return EloFigure("identical", samples, unit, same=counts.index(samples) / 2)
+    size, pdf = _pdf(counts)
+    mean, variance = _moments(pdf)
+    error = math.sqrt(variance / size)
+    low, high = mean - Z95 * error, mean + Z95 * error
+    nelo, nelo_margin = _normalized(pdf, size)
+    return EloFigure("interval", samples, unit, elo=elo_from_score(mean),
+                     low=elo_from_score(low) if low > 0 else None,
+                     high=elo_from_score(high) if high < 1 else None,
+                     nelo=nelo, nelo_margin=nelo_margin)
 
 
 def pentanomial(pair_counts: Sequence[int]) -> Estimate:
@@ -190,28 +316,6 @@ class SprtResult:
 
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
-
-
-def sprt(values: Sequence[float], counts: Sequence[int], elo0: float, elo1: float,
-         alpha: float = 0.05, beta: float = 0.05) -> SprtResult:
-    """GSPRT log-likelihood ratio for per-sample scores `values` seen `counts` times, by the
-    normal approximation N (s1 - s0)(2 s - s0 - s1) / (2 var) (cutechess's trinomial SPRT)."""
-    lower, upper = sprt_bounds(alpha, beta)
-    n = sum(counts)
-    if n == 0:
-        return SprtResult(0.0, lower, upper)
-    mean = sum(v * c for v, c in zip(values, counts, strict=True)) / n
-    variance = sum(c * (v - mean) ** 2 for v, c in zip(values, counts, strict=True)) / n
-    if variance <= 0:
-        variance = 1e-6  # every sample identical: the ratio is decided by the mean alone
-    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    llr = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
-    return SprtResult(llr, lower, upper)
-
-
-def sprt_trinomial(wins: int, draws: int, losses: int, elo0: float, elo1: float,
-                   alpha: float = 0.05, beta: float = 0.05) -> SprtResult:
-    return sprt((1.0, 0.5, 0.0), (wins, draws, losses), elo0, elo1, alpha, beta)
 
 
 def _root(function: Callable[[float], float], low: float, high: float) -> float:

@@ -35,6 +35,7 @@ class Standing:
     elo_margin: float = 0.0
     pair_elo: float = 0.0  # pentanomial, over complete colour-swapped pairs
     pair_margin: float = 0.0
+    pairs: list[int] = field(default_factory=lambda: [0] * 5)  # pairs scoring 0, ½ .. 2
     los: float = 0.5
     bt: float = 0.0  # Bradley-Terry over all games, mean 0
     bt_margin: float = 0.0
@@ -82,7 +83,8 @@ def standings(store: Store) -> list[Standing]:
         if row.games:
             row.score = (row.wins + 0.5 * row.draws) / row.games
         tri = ratings.trinomial(row.wins, row.draws, row.losses)
-        penta = ratings.pentanomial(pair_counts(games, name))
+        row.pairs = pair_counts(games, name)
+        penta = ratings.pentanomial(row.pairs)
         row.elo, row.elo_margin = tri.elo, tri.margin
         row.pair_elo, row.pair_margin = penta.elo, penta.margin
         row.los = ratings.likelihood_of_superiority(row.wins, row.losses)
@@ -104,10 +106,6 @@ def standings(store: Store) -> list[Standing]:
     return sorted(table.values(), key=lambda row: (-row.bt, -row.score, row.player))
 
 
-def _elo_text(elo: float, margin: float) -> str:
-    return str(ratings.Estimate(elo, margin, 0.5, 1))
-
-
 def standings_table(rows: list[Standing], title: str = "", width: int = 160) -> Table:
     """The standings; narrower than 130 columns, the pairs, LOS and time columns are left out."""
     columns: dict[str, Callable[[Standing], str]] = {
@@ -115,8 +113,8 @@ def standings_table(rows: list[Standing], title: str = "", width: int = 160) -> 
         "games": lambda row: str(row.games),
         "W-D-L": lambda row: f"{row.wins}-{row.draws}-{row.losses}",
         "score": lambda row: f"{100 * row.score:.1f}%",
-        "Elo ±95%": lambda row: _elo_text(row.elo, row.elo_margin),
-        "pairs ±95%": lambda row: _elo_text(row.pair_elo, row.pair_margin),
+        "Elo ±95%": lambda row: str(ratings.elo_figure([row.losses, row.draws, row.wins])),
+        "pairs ±95%": lambda row: str(ratings.elo_figure(row.pairs)),
         "LOS": lambda row: f"{100 * row.los:.1f}%",
         "BT ±95%": lambda row: f"{row.bt:+.0f} ± {row.bt_margin:.0f}",
         "forfeits": lambda row: ", ".join(
@@ -140,6 +138,36 @@ def standings_table(rows: list[Standing], title: str = "", width: int = 160) -> 
 
 
 @dataclass(frozen=True)
+class SideScore:
+    """A player's results on one side (as white, as the fox): where the sides differ in
+    kind, a total hides that one side always wins and the other always draws."""
+
+    score: float
+    wins: int
+    draws: int
+    losses: int
+
+    def __str__(self) -> str:
+        return f"{100 * self.score:.1f}% ({self.wins}-{self.draws}-{self.losses})"
+
+
+def side_scores(games: list[StoredGame], player: str, labels: tuple[str, ...] | list[str]
+                ) -> dict[str, SideScore | None]:
+    """`player`'s results by the side it played (the game's labels: first mover first)."""
+    found: dict[str, SideScore | None] = {}
+    for side, label in enumerate(labels):
+        mine = [g.result if side == 0 else 1 - g.result for g in games
+                if (g.first if side == 0 else g.second) == player]
+        found[label] = SideScore(sum(mine) / len(mine), mine.count(1.0), mine.count(0.5),
+                                 mine.count(0.0)) if mine else None
+    return found
+
+
+def sides_text(by_side: dict[str, SideScore | None]) -> str:
+    return "; ".join(f"as {label} {side}" for label, side in by_side.items() if side)
+
+
+@dataclass(frozen=True)
 class MatchSummary:
     """A two-player match as fishtest reports one: the first player's results against the
     second, counted in colour-swapped pairs (pentanomial), with its SPRT state."""
@@ -153,13 +181,19 @@ class MatchSummary:
     estimate: ratings.PairEstimate
     sprt: ratings.SprtResult | None
     sprt_bounds: tuple[float, float] | None
+    by_side: dict[str, SideScore | None] = field(default_factory=dict)
+
+    @property
+    def figure(self) -> ratings.EloFigure:
+        return ratings.elo_figure(self.pairs)
 
     def lines(self) -> list[str]:
-        e = self.estimate
         lines = [f"{self.player} against {self.opponent}: W-D-L {self.wins}-{self.draws}-"
                  f"{self.losses}; pairs scoring 0/0.5/1/1.5/2 of 2: {self.pairs}",
-                 f"Elo {e} (95%, {e.pairs} pairs, pentanomial), LOS {100 * e.los:.1f}%, "
-                 f"normalized Elo {e.nelo:+.1f} ± {e.nelo_margin:.1f}"]
+                 f"{self.figure.explained()}; LOS {100 * self.estimate.los:.1f}%"]
+        sides = sides_text(self.by_side)
+        if sides:
+            lines.append(f"{self.player} by side: {sides}")
         if self.sprt is not None and self.sprt_bounds is not None:
             elo0, elo1 = self.sprt_bounds
             verdict = {"H1": f"H1 accepted (elo >= {elo1:g})",
@@ -183,7 +217,8 @@ def summarize_match(store: Store) -> MatchSummary | None:
         elo0, elo1, alpha, beta = config.sprt
         test, bounds = ratings.sprt_pentanomial(counts, elo0, elo1, alpha, beta), (elo0, elo1)
     return MatchSummary(first, second, scores.count(1.0), scores.count(0.5), scores.count(0.0),
-                        counts, ratings.pair_estimate(counts), test, bounds)
+                        counts, ratings.pair_estimate(counts), test, bounds,
+                        side_scores(games, first, config.make_game().labels))
 
 
 def match_summary(store: Store) -> str:

@@ -173,12 +173,14 @@ class Store:
             db.execute("INSERT INTO meta VALUES ('created', ?)", (_now(),))
 
     def add_sitting(self, jobs: int, backend: str, sandbox: str = "") -> None:
-        """Record one sitting of the tournament (a run or a resume): when, on what code and
-        machine (and which of the game's slow-to-build tables it had), at which load, with
-        how many games at once, and how its programs were isolated."""
+        """Record one sitting of the tournament (a run or a resume): when, on what code,
+        machine and package versions (and which of the game's slow-to-build tables it
+        had), at which load, with how many games at once, and how its programs were
+        isolated."""
         sittings = self.sittings()
         sittings.append({"started": _now(), "commit": provenance.git_commit(),
-                         "machine": provenance.machine(), "load": provenance.load(),
+                         "machine": provenance.machine(), "packages": provenance.packages(),
+                         "load": provenance.load(),
                          "jobs": jobs, "backend": backend, "sandbox": sandbox,
                          "deep_tables": provenance.deep_tables(self.config().game)})
         self.put("sittings", json.dumps(sittings))
