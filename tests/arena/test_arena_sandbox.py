@@ -346,3 +346,21 @@ def test_a_deep_in_process_engine_still_answers_within_the_moves_time(tmp_path):
     with sqlite3.connect(db) as connection:
         reasons = [reason for (reason,) in connection.execute("SELECT reason FROM games")]
     assert "timeout" not in reasons
+
+
+@needs_sandbox
+def test_cgroups_left_by_a_killed_worker_are_removed_by_the_next_arena():
+    if not isolation.cgroups_work():
+        pytest.skip("no cgroup can be made here")
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # a pid no process has now
+    group = isolation.make_cgroup(64, 16)
+    assert group is not None
+    parents = [os.path.dirname(folder) for folder in group.folders]
+    group.remove()
+    left = [os.path.join(parent, f"aviary-{dead.pid}-0") for parent in parents]
+    for folder in left:
+        os.mkdir(folder)
+    isolation._cleaned.clear()  # as in a new arena process
+    isolation.make_cgroup(64, 16).remove()
+    assert not any(os.path.exists(folder) for folder in left)

@@ -382,7 +382,8 @@ def _kill_all(procs: str) -> None:
 
 
 def _own_cgroup(controller: str) -> str | None:
-    """This process's cgroup folder for `controller` ("" for v2), if it may make children."""
+    """This process's cgroup folder for `controller` ("" for v2), if it may make children
+    (the first time in a process, after removing what ended processes left there)."""
     with contextlib.suppress(OSError), open("/proc/self/cgroup") as handle:
         for line in handle:
             _, names, path = line.rstrip("\n").split(":", 2)
@@ -390,8 +391,34 @@ def _own_cgroup(controller: str) -> str | None:
                 base = "/sys/fs/cgroup" if controller == "" else f"/sys/fs/cgroup/{controller}"
                 folder = os.path.normpath(base + path)
                 if os.path.isdir(folder) and os.access(folder, os.W_OK):
+                    if folder not in _cleaned:
+                        _cleaned.add(folder)
+                        _remove_abandoned(folder)
                     return folder
     return None
+
+
+def _remove_abandoned(parent: str) -> None:
+    """Remove the move cgroups of processes that have ended (a worker killed mid-move
+    cannot remove its own); an empty cgroup is removed by rmdir."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(parent):
+            name = entry.name.split("-")
+            if len(name) != 3 or name[0] != "aviary" or not name[1].isdigit():
+                continue
+            try:
+                os.kill(int(name[1]), 0)
+                continue  # its process still runs
+            except ProcessLookupError:
+                pass
+            except OSError:
+                continue
+            _kill_all(os.path.join(entry.path, "cgroup.procs"))
+            with contextlib.suppress(OSError):
+                os.rmdir(entry.path)
+
+
+_cleaned: set[str] = set()
 
 
 def make_cgroup(memory_mb: int | None, processes: int) -> Cgroup | None:
