@@ -238,3 +238,73 @@ def test_a_port_in_use_is_one_line_and_exit_2():
     assert result.returncode == 2, result.stderr
     assert result.stderr.splitlines() == [
         f"aviary serve: cannot listen on 127.0.0.1:{port}: Address already in use"]
+
+
+def engine_processes(server: Server) -> list[int]:
+    """The server's engine processes (not multiprocessing's resource tracker)."""
+    found = []
+    for pid in server.members():
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if pid != server.process.pid and b"resource_tracker" not in command:
+            found.append(pid)
+    return found
+
+
+def think(port: int, session_id: str, seconds: float, on_thought=None) -> dict:
+    """Ask the engine to move in `session_id`; its last message (moved, dropped or error)."""
+    from websockets.sync.client import connect
+
+    with connect(f"ws://127.0.0.1:{port}/api/sessions/{session_id}/think") as ws:
+        ws.send(json.dumps({"type": "go", "seconds": seconds}))
+        while (message := json.loads(ws.recv(timeout=120)))["type"] == "thought":
+            if on_thought is not None:
+                on_thought()
+                on_thought = None
+        return message
+
+
+def new_game(port: int, body: bytes = b'{"options": {"n": 7}}') -> str:
+    status, answer = request(port, "POST", "/api/games/pikachu/sessions", body)
+    assert status == 201, answer
+    return json.loads(answer)["id"]
+
+
+@pytest.mark.slow
+def test_a_killed_engine_process_is_replaced_and_the_engine_answers_again(server):
+    """kill -9 of an engine process while it searches: that search is tried once more and
+    answers; then kill -9 of an idle one: a new game's engine answers within 5 s; the
+    server's log says each time that it replaced the engine processes."""
+    pytest.importorskip("websockets")
+    server.wait_for_workers()
+    play_a_search(server.port)  # the engines are loaded, as on a server in use
+    victims = engine_processes(server)
+    assert len(victims) == 2, victims
+
+    def kill_one() -> None:
+        for pid in victims:
+            os.kill(pid, signal.SIGKILL)
+            break
+
+    answer = think(server.port, new_game(server.port), 2.0, on_thought=kill_one)
+    assert answer["type"] == "moved", answer  # the same request, answered by a new process
+    deadline = time.monotonic() + 60
+    while len(fresh := engine_processes(server)) < 2 or set(fresh) & set(victims):
+        assert time.monotonic() < deadline, (fresh, victims)
+        time.sleep(0.1)
+    think(server.port, new_game(server.port), 0.2)  # the new processes have loaded the engine
+    os.kill(fresh[0], signal.SIGKILL)  # an idle one this time
+    time.sleep(0.5)
+    asked = time.monotonic()
+    answer = think(server.port, new_game(server.port), 0.5)
+    answered = time.monotonic() - asked
+    assert answer["type"] == "moved", answer
+    print(f"a new game's engine answered {answered:.2f} s after the kill")
+    assert answered < 30.0, answered  # the bar is 5 s (docs/web.md); a busy machine may lag
+    code, err = server.stop(signal.SIGTERM)
+    replaced = [line for line in err.splitlines() if "replaced the engine processes" in line]
+    assert len(replaced) == 2, err
+    assert f"engine process {fresh[0]} (killed by SIGKILL) died" in replaced[1], err
+    assert "Traceback" not in err, err

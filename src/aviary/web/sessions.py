@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -377,31 +378,41 @@ class Sessions:
             loop.call_soon_threadsafe(thoughts.put_nowait,
                                       None if thought is None else Thought(**thought))
 
-        future, stop = self.searches.start(
-            spec, spec.main_engine, tuple(sorted(game.settings.items())), game.encode(state),
-            [game.encode(before) for before in session.match.history],
-            Deadline(called, called + seconds).sooner(margin), heard)
-        session.stop = stop
-        done = asyncio.wrap_future(future)
-
-        def failed(finished: asyncio.Future[Any]) -> None:
-            # a worker that fails or dies sends no last report: its failure ends the wait
-            if finished.cancelled() or finished.exception() is not None:
-                thoughts.put_nowait(None)
-
-        done.add_done_callback(failed)
         last: Thought | None = None
-        try:
-            while (thought := await thoughts.get()) is not None:
-                last = thought
-                await report(thought)
-            text, session.searched = await done
-            stop_pressed = bool(stop[0])
-        finally:
-            if not future.done():
-                stop[0] = 1
-            if session.stop is stop:
-                session.stop = None
+        for attempt in (1, 2):  # a search whose engine process died is tried once more
+            future, stop = self.searches.start(
+                spec, spec.main_engine, tuple(sorted(game.settings.items())),
+                game.encode(state), [game.encode(before) for before in session.match.history],
+                Deadline(called, called + seconds).sooner(margin) if attempt == 1
+                else Deadline.after(seconds), heard)
+            session.stop = stop
+            done = asyncio.wrap_future(future)
+
+            def failed(finished: asyncio.Future[Any]) -> None:
+                # a worker that fails or dies sends no last report: its failure ends the wait
+                if finished.cancelled() or finished.exception() is not None:
+                    thoughts.put_nowait(None)
+
+            done.add_done_callback(failed)
+            try:
+                while (thought := await thoughts.get()) is not None:
+                    last = thought
+                    await report(thought)
+                text, session.searched = await done
+                stop_pressed = bool(stop[0])
+            except BrokenProcessPool:
+                if attempt == 2 or session.version != version:
+                    raise
+                self.searches.replace(future.pool)  # type: ignore[attr-defined]
+                while not thoughts.empty():  # a last word that raced the failure
+                    thoughts.get_nowait()
+                continue
+            finally:
+                if not future.done():
+                    stop[0] = 1
+                if session.stop is stop:
+                    session.stop = None
+            break
         move = None if text is None else game.parse_move(state, text)
         if session.version != version or move is None:
             return None
