@@ -424,3 +424,20 @@ def test_an_agreed_draw_ends_the_game_without_a_winner(client):
     assert drawn["outcome"] == {"winner": None, "reason": "agreed", "text": "draw (agreed)"}
     again = new(client, options={"n": 7}, moves=[], resigned=0, ending="agreed")
     assert again["outcome"] == drawn["outcome"]
+
+
+def test_a_move_for_the_engines_side_and_a_search_on_the_persons_turn_are_409s(client):
+    view = client.post("/api/games/pikachu/sessions",
+                       json={"options": {"n": 7}, "humans": [1]}).json()
+    refused = client.post(f"/api/sessions/{view['id']}/move", 
+                           json={"move": view["moves"][0]["text"]})
+    assert refused.status_code == 409 and "engine's turn" in refused.json()["detail"]
+    sides = client.post(f"/api/sessions/{view['id']}/sides", json={"humans": [0]})
+    assert sides.status_code == 200 and sides.json()["humans"] == [0]
+    with client.websocket_connect(f"/api/sessions/{view['id']}/think") as socket:
+        socket.send_json({"type": "go", "seconds": 0.1})
+        answer = socket.receive_json()
+    assert answer["type"] == "error" and answer["status"] == 409, answer
+    assert "your turn" in answer["message"]
+    assert client.post(f"/api/sessions/{view['id']}/sides",
+                       json={"humans": [2]}).status_code == 400

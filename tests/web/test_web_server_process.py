@@ -308,3 +308,68 @@ def test_a_killed_engine_process_is_replaced_and_the_engine_answers_again(server
     assert len(replaced) == 2, err
     assert f"engine process {fresh[0]} (killed by SIGKILL) died" in replaced[1], err
     assert "Traceback" not in err, err
+
+
+@pytest.mark.slow
+def test_a_10_mb_body_is_refused_before_it_is_read(server):
+    """The 413 comes back while only a kilobyte of the declared 10 MB has been sent."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=60) as client:
+        client.sendall(b"POST /api/sebastian/advise HTTP/1.1\r\nHost: localhost\r\n"
+                       b"Content-Type: application/json\r\n"
+                       b"Content-Length: 10485760\r\n\r\n" + b"[" * 1024)
+        answer = b""
+        while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+            chunk = client.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 413 "), answer
+    assert b"request body too large" in answer, answer
+
+
+def post_at_once(port: int, path: str, bodies: list[bytes]) -> list[int]:
+    """POST each body to `path` at the same moment, each on its own connection; the statuses."""
+    connections = [http.client.HTTPConnection("127.0.0.1", port, timeout=60) for _ in bodies]
+    for connection in connections:
+        connection.connect()
+    ready = threading.Barrier(len(bodies))
+    statuses: list[int] = [0] * len(bodies)
+
+    def post(index: int) -> None:
+        ready.wait()
+        connections[index].request("POST", path, body=bodies[index],
+                                   headers={"Content-Type": "application/json"})
+        statuses[index] = connections[index].getresponse().status
+
+    threads = [threading.Thread(target=post, args=(i,)) for i in range(len(bodies))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    for connection in connections:
+        connection.close()
+    return statuses
+
+
+@pytest.mark.slow
+def test_two_posts_of_one_move_at_once_apply_once(server):
+    """Against the engine (the page says which sides people play) and two people at one
+    board (the page sends the ply the move was chosen at): of two posts of the same move
+    at once one applies, the other is a 409, and no side ever moves twice in a row."""
+    for humans, with_ply in (([0], False), ([0, 1], True)):
+        body = json.dumps({"options": {"n": 7}, "humans": humans}).encode()
+        session = new_game(server.port, body)
+        path = f"/api/sessions/{session}/move"
+        for _ in range(6 if with_ply else 1):
+            view = json.loads(request(server.port, "GET", f"/api/sessions/{session}")[1])
+            move = {"move": view["moves"][0]["text"]}
+            if with_ply:
+                move["ply"] = len(view["history"])
+            statuses = post_at_once(server.port, path, [json.dumps(move).encode()] * 2)
+            assert sorted(statuses) == [200, 409], statuses
+        history = json.loads(request(server.port, "GET", f"/api/sessions/{session}")[1])["history"]
+        movers = [ply["mover"] for ply in history]
+        assert movers == [0, 1, 0, 1, 0, 1][:len(movers)] and movers, movers
+    status, answer = request(server.port, "POST", path, json.dumps(move).encode())
+    assert status == 409 and "moved on" in json.loads(answer)["detail"], answer
+

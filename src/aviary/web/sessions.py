@@ -81,10 +81,10 @@ class GameSession:
     stop: np.ndarray | None = None  # the running search's flag
     version: int = 0  # bumped by every change of position
     searched: float = 0.0  # seconds the last search ran in its worker
-    owner: str = ""  # the client's address: a client's many games end only its own
     origin: tuple[str, str] | None = None  # (board, player) set by hand, else the start
     resigned: int | None = None  # the player who resigned (or whose clock ran out)
     ending: str = RESIGNED_REASON
+    humans: frozenset[int] | None = None  # the sides people play; None: no check
 
     @property
     def state(self) -> Any:
@@ -130,12 +130,25 @@ class GameSession:
         self.match.play_chances(self.rng)
         self._list_new_plies()
 
-    def play(self, text: str) -> None:
-        """Play the move written `text` for the side to move; SessionError if it cannot be."""
+    def play(self, text: str, ply: int | None = None, engine: bool = False) -> None:
+        """Play the move written `text` for the side to move; SessionError if it cannot be.
+
+        A person's move (not `engine`) is refused with 409 when the engine plays the side
+        to move (`humans`), and, given `ply` (the plies the page had seen), when the game
+        has moved on since: a second post of the same move, a double click or two
+        inputs at once apply once, and no side moves twice in a row by mistake.
+        """
         if self.thinking:
             raise SessionError(409, "the engine is thinking; press 'move now' or wait")
         if self.outcome() is not None:
             raise SessionError(409, "the game is over")
+        if ply is not None and ply != len(self.plies):
+            raise SessionError(409, f"the game has moved on: {len(self.plies)} plies played, "
+                                    f"the move was meant for ply {ply + 1}")
+        mover = self.game.to_move(self.state)
+        if not engine and self.humans is not None and mover not in self.humans:
+            raise SessionError(409, f"it is the engine's turn ({self.game.labels[mover]} "
+                                    "to move), not yours")
         try:
             move = self.game.parse_move(self.state, text)
         except IllegalMove as error:
@@ -144,6 +157,12 @@ class GameSession:
         self.match.play(move)
         self._list_new_plies()
         self._play_chance()
+
+    def set_humans(self, humans: list[int] | None) -> None:
+        """The sides people play (None: any request may move either side)."""
+        if humans is not None and not set(humans) <= {0, 1}:
+            raise SessionError(400, "humans lists the sides people play: 0, 1 or both")
+        self.humans = None if humans is None else frozenset(humans)
 
     def replay(self, texts: list[str]) -> None:
         """Play the plies written `texts` (chance events too) from the current position."""
@@ -248,6 +267,7 @@ class GameSession:
             "decisions": self.decisions(),
             "max_plies": self.max_plies,
             "thinking": self.thinking,
+            "humans": None if self.humans is None else sorted(self.humans),
         }
 
 
@@ -258,12 +278,12 @@ class Sessions:
     """
 
     def __init__(self, workers: int = 8, idle_seconds: float = 1800.0,
-                 most: int = 500, most_per_client: int = 50) -> None:
+                 most: int = 500) -> None:
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="aviary-tools")
         self.workers = workers
         self._searches: ProcessSearches | None = None
         self.idle_seconds = idle_seconds
-        self.most, self.most_per_client = most, most_per_client
+        self.most = most
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()  # `create` runs off the event loop, in `pool`
         self.lateness = 0.0  # seconds searches have lately come back past their deadline
@@ -273,13 +293,18 @@ class Sessions:
 
     def create(self, name: str, options: dict[str, Any], board: str | None = None,
                player: str | None = None, max_plies: int = 0,
-               seed: int | None = None, owner: str = "", moves: list[str] | None = None,
-               resigned: int | None = None, ending: str = RESIGNED_REASON) -> GameSession:
+               seed: int | None = None, moves: list[str] | None = None,
+               resigned: int | None = None, ending: str = RESIGNED_REASON,
+               humans: list[int] | None = None) -> GameSession:
         """A new game; with `moves`, the game a page recorded: its plies (chance events
-        included) replayed from the start or from `board`, and who `resigned`, if anyone.
-        A client (`owner`) with `most_per_client` games open loses its own least recently
-        used one; when `most` games are open in all, idle ones are closed and, if none is
-        idle, 503: nobody's game is ended by someone else's."""
+        included) replayed from the start or from `board`, and who `resigned`, if anyone;
+        `humans`: the sides people play.
+
+        With `most` games open, the least recently used one, whoever made it, is closed
+        (one not thinking): a session is only a cache of the game its page keeps, and a
+        page whose session was closed makes it again from its record at its next move.
+        So nobody is locked out, and addresses do not matter (behind a proxy all share
+        one)."""
         if name not in registry.GAMES or registry.GAMES[name].game is None:
             known = ", ".join(spec.name for spec in registry.board_games())
             raise SessionError(404, f"unknown board game {name!r}; known: {known}")
@@ -291,7 +316,8 @@ class Sessions:
         except ValueError as error:
             raise SessionError(400, str(error)) from None
         session = GameSession(secrets.token_urlsafe(12), spec, game, Match(game),
-                              max_plies=max_plies, rng=random.Random(seed), owner=owner)
+                              max_plies=max_plies, rng=random.Random(seed))
+        session.set_humans(humans)
         if board is not None:
             session.set_position(board, player if player is not None else game.labels[0],
                                  chance=moves is None)
@@ -303,12 +329,14 @@ class Sessions:
             session.resign(resigned, ending)
         with self._lock:
             self.reclaim()
-            own = [s for s in self._sessions.values() if s.owner == owner]
-            if len(own) >= self.most_per_client:
-                self.close(min(own, key=lambda s: s.last_used).id)
-            elif len(self._sessions) >= self.most:
-                raise SessionError(503, f"the server has {self.most} games open; "
-                                        "try again when some have ended")
+            idle = [s for s in self._sessions.values() if not s.thinking]
+            if len(self._sessions) >= self.most and idle:
+                for closed in sorted(idle, key=lambda s: s.last_used)[
+                        :len(self._sessions) - self.most + 1]:
+                    self.close(closed.id)
+            if len(self._sessions) >= self.most:
+                raise SessionError(503, f"the server's {self.most} games are all thinking; "
+                                        "try again in a few seconds")
             self._sessions[session.id] = session
         return session
 
@@ -364,6 +392,9 @@ class Sessions:
             raise SessionError(409, "the engine is already thinking")
         if session.outcome() is not None:
             raise SessionError(409, "the game is over")
+        mover = session.game.to_move(session.state)
+        if play and session.humans is not None and mover in session.humans:
+            raise SessionError(409, "it is your turn, not the engine's")
         if not seconds > 0 or seconds > 600:
             raise SessionError(400, "seconds per move must be above 0 and at most 600")
         version = session.version
@@ -420,7 +451,7 @@ class Sessions:
         if not play:
             return text
         mover = game.to_move(state)
-        session.play(text)
+        session.play(text, engine=True)
         if last is not None:
             ply = next(ply for ply in reversed(session.plies) if not ply.chance)
             sign = 1 if mover == 0 else -1  # the search scores for the side to move

@@ -22,6 +22,7 @@ let drag = null;        // {from, x, y, moved, piece} while a piece is dragged
 let settings = {};      // the game's options as the session was made with
 let clock = null;        // {left: [s, s], increment, turn, since} when a time control is set
 let hinting = false;    // a hint is being searched: the board waits for it
+let moving = false;     // a person's move is on its way to the server
 let drawNote = null;     // the engine's answer to a draw offer
 let keptScores = {};    // "ply:text" -> [score, mate_in] of the engine's moves, kept in the URL
 
@@ -126,7 +127,8 @@ async function newGame({ board = null, player = null, moves = null, resigned = n
   showError(null);
   readSides();
   if (moves === null) keptScores = {};
-  const body = { options: formOptions(), max_plies: Number($("max-plies").value) || 0 };
+  const body = { options: formOptions(), max_plies: Number($("max-plies").value) || 0,
+                 humans: [...humans] };
   if (board) { body.board = board; body.player = player || info.labels[0]; }
   if (moves !== null) body.moves = moves;
   if (resigned !== null && !Number.isNaN(resigned)) {
@@ -141,7 +143,7 @@ async function newGame({ board = null, player = null, moves = null, resigned = n
     // the record does not replay: say why, and start afresh from the options
     try {
       view = await api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`,
-                       { options: body.options, max_plies: body.max_plies });
+                       { options: body.options, max_plies: body.max_plies, humans: body.humans });
     } catch (second) { failedStart(second); return; }
     showError(new Error(`The game in the link could not be replayed (${error.message}); a new game started.`));
   }
@@ -288,7 +290,8 @@ async function call(method, path, body) {
 }
 
 async function restore() {
-  const body = { options: settings, max_plies: view.max_plies, moves: view.history.map((p) => p.text) };
+  const body = { options: settings, max_plies: view.max_plies, moves: view.history.map((p) => p.text),
+                 humans: [...humans] };
   if (view.origin) { body.board = view.origin.board; body.player = view.origin.player; }
   if (view.resigned !== null) body.resigned = view.resigned;
   view = await api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`, body);
@@ -381,19 +384,27 @@ async function engineTurn() {
 }
 
 function humanTurn() {
-  return view && !view.outcome && !searching && !hinting && browsing === null && view.to_move >= 0 &&
+  return view && !view.outcome && !searching && !hinting && !moving && browsing === null && view.to_move >= 0 &&
     humans.has(view.to_move);
 }
 
+// A person's move, sent with the ply it was chosen at: a second click or key while it is on
+// its way is not sent, and one the server finds stale (409: the game moved on) only
+// brings the page up to date.
 async function play(text) {
+  if (moving) return;
   showError(null);
   drawNote = null;
   selected = null;
   hint = null;
+  moving = true;
   try {
-    view = await call("POST", "/move", { move: text });
+    view = await call("POST", "/move", { move: text, ply: view.history.length });
   } catch (error) {
-    showError(error);
+    if (error.status === 409) view = await call("GET", "").catch(() => view);
+    else showError(error);
+  } finally {
+    moving = false;
   }
   changed();
 }
@@ -800,7 +811,12 @@ $("new-game-form").addEventListener("submit", (event) => {
   if (!info) return;
   newGame().catch(showError);
 });
-$("side").addEventListener("change", () => { if (!view) return; readSides(); changed(); });
+$("side").addEventListener("change", async () => {
+  if (!view) return;
+  readSides();
+  try { view = await call("POST", "/sides", { humans: [...humans] }); } catch (error) { showError(error); }
+  changed();
+});
 $("seconds").addEventListener("change", updateAddress);
 $("move-now").addEventListener("click", () => {
   if (searching && socket) socket.send(JSON.stringify({ type: "stop" }));
