@@ -824,3 +824,35 @@ def test_betsy_undo_after_the_kingfisher_is_taken_resumes_play(page, server):
     page.click(".cell[data-cell='3']")  # e1d1: out of the Quetzal's file
     wait_for_turn(page, 0)
     assert played(page)[0] == "e1d1" and len(played(page)) == 2  # the engine answered
+
+
+def boxes_overlap(first: dict, second: dict) -> bool:
+    return not (first["x"] + first["width"] <= second["x"] or second["x"] + second["width"] <= first["x"]
+                or first["y"] + first["height"] <= second["y"]
+                or second["y"] + second["height"] <= first["y"])
+
+
+@pytest.mark.parametrize("n, size", [(16, (1280, 800)), (10, (1280, 800)), (8, (1280, 800)),
+                                     (16, (375, 812)), (8, (375, 812))])
+def test_the_board_scales_to_the_window(browse, server, n, size):
+    """A wide board beside the Moves panel neither overlaps it nor scrolls the page sideways;
+    on a phone every board fits the width."""
+    width, height = size
+    phone = width < 600
+    page = browse.open(**({**PHONE, "viewport": {"width": width, "height": height}} if phone
+                          else {"viewport": {"width": width, "height": height}}))
+    page.goto(f"{server}/play/pikachu?n={n}&seconds=0.05")
+    page.wait_for_selector("#board .cell.movable")
+    board = page.locator("#board").bounding_box()
+    moves = page.locator("#record").bounding_box()
+    assert not boxes_overlap(board, moves), (board, moves)
+    assert board["x"] + board["width"] <= width, board
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    cell = page.locator("#board .cell").first.bounding_box()["width"]
+    assert cell >= (18 if not phone else 18), cell
+    if n == 8 and not phone:
+        assert cell == 56  # a usual board keeps its full size
+    if not phone:
+        assert board["y"] + board["height"] <= height, board  # the whole board in view
+    if n == 16 and not phone:
+        shot(page, "pikachu-n16")

@@ -531,7 +531,8 @@ function render() {
   if (!view) return;
   const board = $("board");
   const count = view.rows * view.cols;
-  board.style.setProperty("--cols", String(view.cols));
+  $("play").style.setProperty("--cols", String(view.cols));
+  $("play").style.setProperty("--rows", String(view.rows));
   board.style.gridTemplateColumns = `repeat(${view.cols}, var(--cell))`;
   const holes = new Set(view.holes);
   const human = humanTurn();
