@@ -51,9 +51,9 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def serve(folder: Path, *options: str):
+def serve(folder: Path, *options: str, port: int | None = None):
     """Start `aviary serve OPTIONS` in a child process; (its URL, the process, its log)."""
-    port = free_port()
+    port = port or free_port()
     log = (folder / "serve.log").open("w")
     process = subprocess.Popen(
         [sys.executable, "-m", "aviary", "serve", "--port", str(port), *options],
@@ -827,7 +827,8 @@ def test_betsy_undo_after_the_kingfisher_is_taken_resumes_play(page, server):
 
 
 def boxes_overlap(first: dict, second: dict) -> bool:
-    return not (first["x"] + first["width"] <= second["x"] or second["x"] + second["width"] <= first["x"]
+    return not (first["x"] + first["width"] <= second["x"]
+                or second["x"] + second["width"] <= first["x"]
                 or first["y"] + first["height"] <= second["y"]
                 or second["y"] + second["height"] <= first["y"])
 
@@ -849,10 +850,109 @@ def test_the_board_scales_to_the_window(browse, server, n, size):
     assert board["x"] + board["width"] <= width, board
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     cell = page.locator("#board .cell").first.bounding_box()["width"]
-    assert cell >= (18 if not phone else 18), cell
+    assert cell >= 18, cell
     if n == 8 and not phone:
         assert cell == 56  # a usual board keeps its full size
     if not phone:
         assert board["y"] + board["height"] <= height, board  # the whole board in view
     if n == 16 and not phone:
         shot(page, "pikachu-n16")
+
+
+def test_a_bad_seconds_value_is_refused_where_it_is_typed_and_the_game_goes_on(page, server):
+    page.goto(f"{server}/play/pikachu?n=7&seconds=-5")
+    page.wait_for_selector(".cell.movable")
+    assert page.locator("#error").inner_text() == (
+        'The link\'s seconds = "-5" is refused: it must be from 0.05 to 600 seconds; using 1.')
+    page.fill("#seconds", "700")
+    page.locator("#seconds").dispatch_event("change")  # as when the field is left
+    page.wait_for_selector("#seconds-error:has-text('must be from 0.05 to 600')")
+    assert page.input_value("#seconds") == "1"
+    assert page.locator("#seconds").get_attribute("aria-invalid") == "true"
+    page.fill("#seconds", "0.1")
+    page.locator("#seconds").dispatch_event("change")
+    assert page.locator("#seconds-error").inner_text() == ""
+    play_one_move(page)
+    wait_for_turn(page, 0)  # the engine answered: the game did not stall
+    assert len(played(page)) == 2 and "seconds=0.1" in page.url
+
+
+def test_bad_deep_links_are_refused_with_a_clear_message(browse, server):
+    browse.allowed = (FAILED_LOAD,)  # the refused position: the browser logs its 400
+    page = browse.open()
+    page.goto(f"{server}/play/pikachu?n=7&seconds=0.1&board={'w' * 49}&player=w")
+    page.wait_for_selector(".cell.movable")
+    assert page.locator("#error").inner_text() == (
+        "The game in the link could not be set up (that pikachu position is already over "
+        "(b wins (no-move)): set one where the game goes on); a new game started.")
+    page.goto(f"{server}/play/pikachu?n=&side=7&seconds=0.1")
+    page.wait_for_selector(".cell.movable")
+    error = page.locator("#error").inner_text()
+    assert "The link's n is empty: it must be a whole number; using 8." in error
+    assert 'The link\'s side = "7" is refused: it must be 0, 1, both or none; you play w.' in error
+    assert "''" not in error and page.input_value("#side") == "0"
+
+
+def test_offer_draw_after_a_hint_is_answered(page, server):
+    page.goto(f"{server}/play/pikachu?n=7&seconds=0.1")
+    page.wait_for_selector(".cell.movable")
+    page.click("#hint")
+    page.wait_for_selector("#hint-text:has-text('Hint: ')")
+    page.wait_for_selector("#draw:enabled")
+    page.click("#draw")
+    page.wait_for_selector("#hint-text:has-text('declines the draw')")
+    assert page.locator("#result").inner_text() == ""
+
+
+def test_clocks_are_not_given_back_on_reload_and_undo_rewinds_them(page, server):
+    page.goto(f"{server}/play/pikachu?n=7&side=both&clock=1%2B0")
+    page.wait_for_selector(".clock.running[data-side='0']")
+    time.sleep(2.5)
+    play_one_move(page)  # w used about 2.5 s
+    page.wait_for_selector(".clock.running[data-side='1']")
+    assert page.evaluate("() => clock.left[0]") < 58
+    page.click("#undo")  # back to the start: the clocks as they were there
+    page.wait_for_function("() => view.decisions === 0")
+    assert page.evaluate("() => clock.left[0]") > 59
+    play_one_move(page)
+    page.wait_for_selector(".clock.running[data-side='1']")
+    page.wait_for_function("() => location.search.includes('moves=')")
+    page.evaluate("() => updateAddress()")
+    time.sleep(3)  # the page is away 3 s on b's time, then reloaded
+    page.reload()
+    page.wait_for_selector(".clock.running[data-side='1']")
+    assert page.evaluate("() => clock.left[1]") < 57.5  # the 3 s away were charged to b
+
+
+def test_a_server_stopped_while_the_engine_thinks_shows_a_banner_and_the_game_goes_on(
+        browse, session_cache, tmp_path):
+    """The server stops mid-search: the page says "connection lost, reconnecting…", retries
+    by itself, and once a server is back on the port the engine's move comes."""
+    browse.allowed = ("WebSocket connection to", "Failed to load resource: net::", FAILED_LOAD)
+    (tmp_path / "first").mkdir()
+    (tmp_path / "again").mkdir()
+    url, process, log = serve(tmp_path / "first", "--workers", "1")
+    restarted = None
+    try:
+        page = browse.open()
+        page.goto(f"{url}/play/pikachu?n=7&seconds=3")
+        page.wait_for_selector(".cell.movable")
+        play_one_move(page)
+        page.wait_for_function("() => document.getElementById('board').dataset.thinking === 'yes'")
+        process.terminate()
+        process.wait(timeout=30)
+        page.wait_for_selector("#connection:visible")
+        assert page.locator("#connection").inner_text() == "connection lost, reconnecting…"
+        time.sleep(2)  # a few retries fail meanwhile
+        restarted = serve(tmp_path / "again", "--workers", "1", port=int(url.rsplit(":", 1)[1]))
+        page.wait_for_function("() => view.decisions === 2", timeout=120_000)
+        page.wait_for_selector("#connection", state="hidden")
+        assert len(played(page)) == 2 and page.locator("#error").inner_text() == ""
+        assert page.locator("#board").get_attribute("data-turn") == "human"
+    finally:
+        for running, opened in ((process, log), restarted[1:] if restarted else (None, None)):
+            if running is not None and running.poll() is None:
+                running.terminate()
+                running.wait(timeout=30)
+            if opened is not None:
+                opened.close()

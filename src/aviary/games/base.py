@@ -101,6 +101,8 @@ class Option:
                 return self.validate(False)
             raise OptionError(f"option {self.name} is yes or no, got {text!r}")
         if self.kind is int:
+            if not text.strip():  # an empty field in a form or a link: say so, echo nothing
+                raise OptionError(f"option {self.name} is empty: give a whole number")
             try:
                 number = int(text)
             except ValueError:
@@ -127,6 +129,9 @@ class Option:
             return value
         if not isinstance(value, str):
             raise OptionError(f"option {self.name} must be text, got {value!r}")
+        if self.choices and not value:
+            raise OptionError(f"option {self.name} is empty: give one of "
+                              f"{', '.join(self.choices)}")
         if self.choices and value not in self.choices:
             raise OptionError(f"option {self.name} must be one of {', '.join(self.choices)}, "
                               f"got {value!r}")
@@ -552,6 +557,8 @@ def check_cells(board: str, allowed: str, shown: str = "") -> None:
 
 def check_player(player: str, labels: tuple[str, str]) -> None:
     """ValueError unless `player` is one of the two `labels` (`w`/`b`, `+`/`-`)."""
+    if not player:
+        raise ValueError(f"player is empty: give {labels[0]!r} or {labels[1]!r}")
     if player not in labels:
         raise ValueError(f"player must be {labels[0]!r} or {labels[1]!r}, got {player!r}")
 

@@ -126,6 +126,11 @@ class HintRequest(BaseModel):
     seconds: float = 0.5
 
 
+class DrawRequest(BaseModel):
+    player: int
+    seconds: float = 0.5  # the engine's search before it answers
+
+
 class PositionRequest(BaseModel):
     board: str
     player: str
@@ -256,6 +261,15 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
         shown = next((m for m in found["moves"] if m["text"] == move), None)
         return {"move": move, "start": None if shown is None else shown["start"],
                 "end": None if shown is None else shown["end"]}
+
+    @app.post("/api/sessions/{session_id}/draw")
+    async def draw(session_id: str, request: DrawRequest) -> dict[str, Any]:
+        """`player` offers a draw: people agree, the engine only when it is behind."""
+        session = sessions.get(session_id)
+        if not 0 < request.seconds <= 10:
+            raise HTTPException(400, "the engine weighs a draw above 0 and at most 10 seconds")
+        answer = await sessions.offer_draw(session, request.player, request.seconds)
+        return {**answer, "view": session.view()}
 
     @app.post("/api/sessions/{session_id}/position")
     async def position(session_id: str, request: PositionRequest) -> dict[str, Any]:

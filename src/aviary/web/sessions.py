@@ -44,6 +44,7 @@ MOST_REPLAYED = 5000  # plies a new session replays from a page's record
 LATENESS_DECAY = 0.8  # per search: how fast a late search is forgotten
 MAX_LATENESS = 0.3  # the most a search plans to end early for lateness
 OUTLIER = 1.0  # later than this is not the machine's load (a first compile): not learnt
+DRAW_MARGIN = 50  # the engine takes a draw only this far behind (a hundred: a piece or pawn)
 
 
 class SessionError(Exception):
@@ -215,6 +216,11 @@ class GameSession:
             state = self.game.parse(board.strip(), player.strip())
         except (ValueError, KeyError, IndexError) as error:
             raise SessionError(400, f"not a {self.spec.name} position: {error}") from None
+        over = self.game.outcome(state)
+        if over is not None:  # nothing to play: most likely a mistyped board
+            raise SessionError(400, f"that {self.spec.name} position is already over "
+                                    f"({boards.outcome_text(self.game, over)}): "
+                                    "set one where the game goes on")
         self.cancel()
         self.match.restart(state)
         self.plies = []
@@ -460,6 +466,39 @@ class Sessions:
         if not stop_pressed:
             self._learn_lateness(time.monotonic() - called - (seconds - margin))
         return text
+
+    async def offer_draw(self, session: GameSession, player: int,
+                         seconds: float = 0.5) -> dict[str, Any]:
+        """`player` offers a draw. People always agree (no engine side); the engine searches
+        the position for `seconds` and agrees only when its evaluation says it is behind
+        (by `DRAW_MARGIN` or a loss found): an even game, or one it is winning, goes on.
+        {"accepted", "score", "mate_in"} (the engine's point of view; None: no engine)."""
+        if player not in (0, 1):
+            raise SessionError(400, "player must be 0 or 1")
+        if session.outcome() is not None:
+            raise SessionError(409, "the game is over")
+        engines = set() if session.humans is None else {0, 1} - session.humans
+        if player in engines:
+            raise SessionError(409, "that side is the engine's: it offers no draws")
+        if not engines:
+            session.resign(player, AGREED_REASON)
+            return {"accepted": True, "score": None, "mate_in": None}
+        engine = engines.pop()
+        mover = session.game.to_move(session.state)
+        heard: list[Thought] = []
+
+        async def keep(thought: Thought) -> None:
+            heard.append(thought)
+
+        if await self.think(session, seconds, keep, play=False) is None or not heard:
+            raise SessionError(409, "the position changed while the engine weighed the draw")
+        sign = 1 if mover == engine else -1  # the search scores for the side to move
+        score = sign * heard[-1].score
+        mate_in = None if heard[-1].mate_in is None else sign * heard[-1].mate_in
+        accepted = mate_in < 0 if mate_in is not None else score <= -DRAW_MARGIN
+        if accepted:
+            session.resign(player, AGREED_REASON)
+        return {"accepted": accepted, "score": score, "mate_in": mate_in}
 
     def _learn_lateness(self, late: float) -> None:
         """Remember how late a search came back (a decaying maximum): the next ones plan for it."""

@@ -23,6 +23,10 @@ let settings = {};      // the game's options as the session was made with
 let clock = null;        // {left: [s, s], increment, turn, since} when a time control is set
 let hinting = false;    // a hint is being searched: the board waits for it
 let moving = false;     // a person's move is on its way to the server
+let offline = false;    // the server does not answer: the banner shows, calls retry
+let linkProblems = [];  // values in the address the page could not take, said once at start
+const SECONDS = { least: 0.05, most: 600, fallback: 1 };
+let goodSeconds = SECONDS.fallback;  // the last valid "seconds per engine move"
 let drawNote = null;     // the engine's answer to a draw offer
 let keptScores = {};    // "ply:text" -> [score, mate_in] of the engine's moves, kept in the URL
 
@@ -58,13 +62,43 @@ async function start() {
   await newGame({ board: query.get("board"), player: query.get("player"),
                   moves: moves === null ? null : splitMoves(moves),
                   resigned: resigned === null ? null : Number(resigned) });
+  if (linkProblems.length) showError(new Error([...linkProblems, $("error").textContent].join(" ").trim()));
+}
+
+// A value from the address that the option does not allow: why, or null if it is fine.
+function optionProblem(option, text) {
+  if (option.choices.length) return option.choices.includes(text) ? null : `one of ${option.choices.join(", ")}`;
+  if (option.kind === "bool") return ["1", "true", "yes", "on", "0", "false", "no", "off"].includes(text) ? null : "yes or no";
+  if (option.kind === "int") {
+    const number = Number(text);
+    if (text.trim() === "" || !Number.isInteger(number)) return "a whole number";
+    if (option.minimum !== null && number < option.minimum) return `at least ${option.minimum}`;
+    if (option.maximum !== null && number > option.maximum) return `at most ${option.maximum}`;
+  }
+  return null;
+}
+
+function linkValue(name, problem, using) {
+  const text = query.get(name);
+  if (text === null) return null;
+  const why = problem(text);
+  if (why === null) return text;
+  const shown = text === "" ? "is empty" : `= ${JSON.stringify(text.slice(0, 40))} is refused`;
+  linkProblems.push(`The link's ${name} ${shown}: it must be ${why}; ${using}.`);
+  return null;
+}
+
+function secondsProblem(text) {
+  const number = Number(text);
+  return text.trim() !== "" && Number.isFinite(number) && number >= SECONDS.least && number <= SECONDS.most
+    ? null : `from ${SECONDS.least} to ${SECONDS.most} seconds`;
 }
 
 function buildForm() {
   const options = $("options");
   for (const option of info.options) {
     const id = `opt-${option.name}`;
-    const preset = query.get(option.name);
+    const preset = linkValue(option.name, (text) => optionProblem(option, text), `using ${option.default}`);
     let input;
     if (option.choices.length) {
       input = element("select", { id });
@@ -91,12 +125,17 @@ function buildForm() {
   side.append(element("option", { value: "1" }, info.labels[1]));
   side.append(element("option", { value: "both" }, "both sides (no engine)"));
   side.append(element("option", { value: "none" }, "neither: engine against engine"));
-  side.value = query.get("side") ?? "0";
+  side.value = linkValue("side", (text) => ["0", "1", "both", "none"].includes(text) ? null
+    : "0, 1, both or none", `you play ${info.labels[0]}`) ?? "0";
   for (const label of info.labels) $("position-player").append(element("option", { value: label }, label));
-  if (query.get("seconds")) $("seconds").value = query.get("seconds");
-  if (query.get("max_plies")) $("max-plies").value = query.get("max_plies");
-  const control = (query.get("clock") || "").match(/^([\d.]+)\+([\d.]+)$/);
-  if (control) { $("clock-minutes").value = control[1]; $("clock-increment").value = control[2]; }
+  const seconds = linkValue("seconds", secondsProblem, `using ${SECONDS.fallback}`);
+  if (seconds !== null) $("seconds").value = seconds;
+  goodSeconds = Number($("seconds").value);
+  const limit = linkValue("max_plies", (text) => /^\d+$/.test(text) ? null : "0 or a whole number above", "no move limit");
+  if (limit !== null) $("max-plies").value = limit;
+  const control = linkValue("clock", (text) => /^\d+(\.\d+)?\+\d+(\.\d+)?$/.test(text) && Number(text.split("+")[0]) > 0
+    ? null : "MINUTES+SECONDS, such as 5+2", "no clock");
+  if (control !== null) [$("clock-minutes").value, $("clock-increment").value] = control.split("+");
 }
 
 function buildRules() {
@@ -139,17 +178,18 @@ async function newGame({ board = null, player = null, moves = null, resigned = n
   try {
     view = await api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`, body);
   } catch (error) {
-    if (moves === null) { failedStart(error); return; }
-    // the record does not replay: say why, and start afresh from the options
+    if (error.status === undefined && previous) { showError(error); return; }  // offline: keep the game
+    if (moves === null && !board) { failedStart(error); return; }
+    // the position or record does not replay: say why, and start afresh from the options
     try {
       view = await api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`,
                        { options: body.options, max_plies: body.max_plies, humans: body.humans });
     } catch (second) { failedStart(second); return; }
-    showError(new Error(`The game in the link could not be replayed (${error.message}); a new game started.`));
+    showError(new Error(`The game in the link could not be ${moves === null ? "set up" : "replayed"} (${error.message}); a new game started.`));
   }
   if (previous && previous.id !== view.id) api("DELETE", `/api/sessions/${previous.id}`).catch(() => {});
   settings = body.options;
-  startClock(moves === null ? null : query.get("left"));
+  startClock(moves === null ? null : query.get("left"), query.get("at"));
   searching = false;
   selected = null;
   browsing = null;
@@ -194,6 +234,7 @@ function recordQuery() {
   if (clock) {
     params.set("clock", `${$("clock-minutes").value}+${$("clock-increment").value}`);
     params.set("left", clockLeft().map((s) => s.toFixed(1)).join(","));
+    params.set("at", String(Date.now()));
   }
   const scores = [];
   view.history.forEach((ply, i) => {
@@ -277,16 +318,41 @@ function importRecord(text) {
 
 // --- talking to the server -----------------------------------------------------------------
 
-// A session the server no longer has (reclaimed after idling, or a restart) is made again
-// from the record, then the request is tried once more.
+// A request the server did not answer (the network, a restart) is tried again and again,
+// under a "connection lost, reconnecting…" banner, until it is answered. A session the
+// server no longer has (reclaimed after idling, or a restart) is made again from the
+// record, then the request is tried once more.
 async function call(method, path, body) {
   try {
-    return await api(method, `/api/sessions/${view.id}${path}`, body);
+    return await patiently(() => api(method, `/api/sessions/${view.id}${path}`, body));
   } catch (error) {
     if (error.status !== 404) throw error;
     await restore();
-    return await api(method, `/api/sessions/${view.id}${path}`, body);
+    return await patiently(() => api(method, `/api/sessions/${view.id}${path}`, body));
   }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function patiently(request) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const answer = await request();
+      setOffline(false);
+      return answer;
+    } catch (error) {
+      if (error.status !== undefined) { setOffline(false); throw error; }  // the server answered
+      setOffline(true);
+      await sleep(Math.min(4000, 250 * 2 ** attempt));
+    }
+  }
+}
+
+function setOffline(lost) {
+  if (offline === lost) return;
+  offline = lost;
+  $("connection").hidden = !lost;
+  if (!lost) render();
 }
 
 async function restore() {
@@ -294,7 +360,7 @@ async function restore() {
                  humans: [...humans] };
   if (view.origin) { body.board = view.origin.board; body.player = view.origin.player; }
   if (view.resigned !== null) body.resigned = view.resigned;
-  view = await api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`, body);
+  view = await patiently(() => api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`, body));
   searching = false;
   openSocket();
 }
@@ -307,13 +373,12 @@ function openSocket() {
   socketReady = new Promise((resolve) => mine.addEventListener("open", resolve));
   // a dropped connection (network, server restart): connect again, to a session made again
   // from the record if the server lost it, and ask the engine again if it was thinking
+  // (without end: the banner says so meanwhile; a search under way is asked for again)
   mine.addEventListener("close", () => {
     if (mine !== socket) return;
-    if (++reconnects > 5) {
-      showError(new Error("The connection to the server keeps dropping: reload the page to go on."));
-      return;
-    }
-    setTimeout(() => reconnect(mine).catch(showError), 500 * reconnects);
+    reconnects++;
+    if (searching) setOffline(true);
+    setTimeout(() => reconnect(mine).catch(showError), Math.min(4000, 250 * 2 ** Math.min(reconnects, 5)));
   });
   socket.addEventListener("message", (event) => {
     if (mine !== socket) return;
@@ -340,7 +405,7 @@ function openSocket() {
 async function reconnect(lost) {
   if (lost !== socket || !view) return;
   try {
-    view = await api("GET", `/api/sessions/${view.id}`);
+    view = await patiently(() => api("GET", `/api/sessions/${view.id}`));
     openSocket();
   } catch (error) {
     if (error.status !== 404) throw error;
@@ -378,7 +443,7 @@ async function engineTurn() {
   $("thinking").textContent = "";
   render();
   await socketReady;
-  let seconds = Number($("seconds").value) || 1;
+  let seconds = goodSeconds;
   if (clock) seconds = Math.max(0.05, Math.min(seconds, clockLeft()[view.to_move] / 20 + clock.increment / 2));
   socket.send(JSON.stringify({ type: "go", seconds }));
 }
@@ -411,18 +476,36 @@ async function play(text) {
 
 // --- clocks --------------------------------------------------------------------------------
 // Each side's time runs while it is to move (the engine's too); a move adds the increment;
-// a side whose time runs out loses on time. The times left are kept in the URL.
+// a side whose time runs out loses on time. The times left are kept in the URL with the
+// moment they were written (`at`), so a reload charges the side to move for the time the
+// page was away; Undo puts the clocks back as they were at the position it returns to.
 
-function startClock(kept) {
+function startClock(kept, at) {
   const minutes = Number($("clock-minutes").value) || 0;
   if (minutes <= 0) { clock = null; showClocks(); return; }
   const full = 60 * minutes;
   let left = [full, full];
   const numbers = (kept || "").split(",").map(Number);
-  if (numbers.length === 2 && numbers.every((n) => Number.isFinite(n) && n >= 0)) left = numbers;
+  if (numbers.length === 2 && numbers.every((n) => Number.isFinite(n) && n >= 0)) {
+    left = numbers;
+    const away = (Date.now() - Number(at)) / 1000;
+    if (at && Number.isFinite(away) && away > 0 && !view.outcome && view.to_move >= 0) {
+      left[view.to_move] = Math.max(0, left[view.to_move] - away);
+    }
+  }
   clock = { left, increment: Number($("clock-increment").value) || 0, turn: null, since: 0,
-            decisions: view.decisions };
+            decisions: view.decisions, marks: { [view.decisions]: [...left] } };
   showClocks();
+}
+
+// After Undo: the clocks as they were when the game was last at this many moves.
+function rewindClock() {
+  if (!clock) return;
+  const mark = clock.marks[view.decisions];
+  if (mark) clock.left = [...mark];
+  for (const key of Object.keys(clock.marks)) if (Number(key) > view.decisions) delete clock.marks[key];
+  clock.turn = null;
+  clock.decisions = view.decisions;
 }
 
 function clockLeft() {
@@ -441,6 +524,7 @@ function passClock() {
     clock.left[clock.turn] = Math.max(0, clock.left[clock.turn] - (now - clock.since) / 1000);
     if (view.decisions > clock.decisions) clock.left[clock.turn] += clock.increment;
   }
+  if (view.decisions !== clock.decisions) clock.marks[view.decisions] = [...clock.left];
   clock.turn = turn;
   clock.since = now;
   clock.decisions = view.decisions;
@@ -818,7 +902,17 @@ $("side").addEventListener("change", async () => {
   try { view = await call("POST", "/sides", { humans: [...humans] }); } catch (error) { showError(error); }
   changed();
 });
-$("seconds").addEventListener("change", updateAddress);
+// A value out of range is refused where it is typed: said beside the field, and the last
+// good one is kept (the engine is never sent a time it would refuse).
+$("seconds").addEventListener("change", () => {
+  const input = $("seconds");
+  const why = secondsProblem(input.value);
+  input.setAttribute("aria-invalid", why ? "true" : "false");
+  $("seconds-error").textContent = why ? `Seconds per engine move must be ${why}; still ${goodSeconds}.` : "";
+  if (why) input.value = String(goodSeconds);
+  else goodSeconds = Number(input.value);
+  updateAddress();
+});
 $("move-now").addEventListener("click", () => {
   if (searching && socket) socket.send(JSON.stringify({ type: "stop" }));
 });
@@ -843,6 +937,7 @@ $("undo").addEventListener("click", async () => {
   if (!count) return;
   try {
     view = await call("POST", "/undo", { count });
+    rewindClock();
     selected = null;
     hint = null;
     liveScore = null;
@@ -857,7 +952,7 @@ $("hint").addEventListener("click", async () => {
   render();
   $("hint-text").textContent = "Searching for a hint…";
   try {
-    const seconds = Math.min(0.5, Number($("seconds").value) || 0.5);
+    const seconds = Math.min(0.5, goodSeconds);
     hint = await call("POST", "/hint", { seconds });
   } catch (error) { showError(error); hint = null; }
   hinting = false;
@@ -869,24 +964,23 @@ $("resign").addEventListener("click", async () => {
   try { view = await call("POST", "/resign", { player: view.to_move }); } catch (error) { showError(error); }
   changed();
 });
-// The engine accepts a draw when its last score is not in its own favour; people always do.
+// People always agree to a draw; the engine weighs the position (half a second) and takes
+// the draw only when its evaluation says it is behind.
 $("draw").addEventListener("click", async () => {
   if (!humanTurn()) return;
   showError(null);
-  const player = view.to_move;
-  const engines = [0, 1].filter((side) => !humans.has(side));
-  if (engines.length) {
-    const known = knownScore();
-    const forEngine = known === null ? null : (engines[0] === 0 ? 1 : -1) *
-      (known.mate_in !== null ? Math.sign(known.mate_in) * 1e9 : known.score);
-    if (forEngine === null || forEngine > 0) {
-      drawNote = forEngine === null ? "The engine declines the draw: it has not searched yet."
-        : "The engine declines the draw: it scores the game in its favour.";
-      render();
-      return;
-    }
-  }
-  try { view = await call("POST", "/resign", { player, reason: "agreed" }); } catch (error) { showError(error); }
+  hint = null;
+  hinting = true;
+  drawNote = "The engine weighs the draw offer…";
+  render();
+  try {
+    const answer = await call("POST", "/draw", { player: view.to_move });
+    view = answer.view;
+    drawNote = answer.accepted ? null : answer.mate_in !== null
+      ? `The engine declines the draw: it sees a win in ${answer.mate_in}.`
+      : `The engine declines the draw: its evaluation is ${answer.score >= 0 ? "+" : ""}${answer.score} for itself, not behind.`;
+  } catch (error) { drawNote = null; showError(error); }
+  hinting = false;
   changed();
 });
 $("flip").addEventListener("click", () => { if (!view) return; flipped = !flipped; render(); showClocks(); });
@@ -899,7 +993,7 @@ $("play-from-here").addEventListener("click", async () => {
   const count = view.history.slice(browsing).filter((p) => !p.chance).length;
   browsing = null;
   if (!count) return changed();
-  try { view = await call("POST", "/undo", { count }); } catch (error) { showError(error); }
+  try { view = await call("POST", "/undo", { count }); rewindClock(); } catch (error) { showError(error); }
   changed();
 });
 $("paste").addEventListener("click", async () => {
