@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 
 from aviary.games import registry
 from aviary.web.config import AppConfig
+from aviary.web.review import REVIEW_NODES
 from aviary.web.sessions import GameSession, SessionError, Sessions, Thought
 
 STATIC = Path(__file__).parent / "static"
@@ -129,6 +130,10 @@ class HintRequest(BaseModel):
 class DrawRequest(BaseModel):
     player: int
     seconds: float = 0.5  # the engine's search before it answers
+
+
+class ReviewRequest(BaseModel):
+    nodes: int = REVIEW_NODES  # searched in each position
 
 
 class PositionRequest(BaseModel):
@@ -270,6 +275,15 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
             raise HTTPException(400, "the engine weighs a draw above 0 and at most 10 seconds")
         answer = await sessions.offer_draw(session, request.player, request.seconds)
         return {**answer, "view": session.view()}
+
+    @app.post("/api/sessions/{session_id}/review", status_code=202)
+    async def start_review(session_id: str, request: ReviewRequest) -> dict[str, Any]:
+        """Grade every ply of the game, in an engine process: poll /api/reviews/ID."""
+        return sessions.start_review(sessions.get(session_id), request.nodes).view()
+
+    @app.get("/api/reviews/{review_id}")
+    async def get_review(review_id: str) -> dict[str, Any]:
+        return sessions.get_review(review_id).view()
 
     @app.post("/api/sessions/{session_id}/position")
     async def position(session_id: str, request: PositionRequest) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from aviary.games.base import Game, IllegalMove, Outcome
 from aviary.games.match import Match
 from aviary.games.registry import GameSpec
 from aviary.search.clock import Deadline
-from aviary.web import boards
+from aviary.web import boards, review
 from aviary.web.workers import ProcessSearches, Thought
 
 MOVE_LIMIT_REASON = "move-limit"
@@ -293,6 +293,7 @@ class Sessions:
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()  # `create` runs off the event loop, in `pool`
         self.lateness = 0.0  # seconds searches have lately come back past their deadline
+        self._reviews: dict[str, review.Review] = {}  # oldest first
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -466,6 +467,47 @@ class Sessions:
         if not stop_pressed:
             self._learn_lateness(time.monotonic() - called - (seconds - margin))
         return text
+
+    def start_review(self, session: GameSession,
+                     nodes: int = review.REVIEW_NODES) -> review.Review:
+        """Grade every ply of the session's game in an engine process (`review.py`); the
+        review fills in as it runs: read it with `get_review`."""
+        if not session.plies:
+            raise SessionError(400, "no moves to review yet")
+        if not 100 <= nodes <= 1_000_000:
+            raise SessionError(400, "a review searches 100 to 1,000,000 nodes a position")
+        game, spec = session.game, session.spec
+        states = list(session.match.states)
+        texts = [ply.text for ply in session.plies]
+        chance = [ply.chance for ply in session.plies]
+        found = review.Review(secrets.token_urlsafe(9), total=len(states))
+        self._reviews[found.id] = found
+        while len(self._reviews) > review.KEPT:
+            del self._reviews[next(iter(self._reviews))]
+
+        def heard(progress: dict[str, Any] | None) -> None:  # on the reports' reader thread
+            if progress is not None:
+                found.done = max(found.done, int(progress["done"]))
+
+        def graded(finished: Any) -> None:  # on the pool's thread, once the searches are done
+            try:
+                found.plies, found.values = review.grade_plies(
+                    game, states, texts, chance, finished.result())
+                found.done = found.total
+            except Exception as error:  # a dead process, or a bug: say so, do not hang
+                found.error = f"the review failed: {type(error).__name__}: {error}"
+            found.finished = True
+
+        self.searches.review(spec, spec.main_engine, tuple(sorted(game.settings.items())),
+                             [game.encode(state) for state in states], nodes,
+                             heard).add_done_callback(graded)
+        return found
+
+    def get_review(self, review_id: str) -> review.Review:
+        found = self._reviews.get(review_id)
+        if found is None:
+            raise SessionError(404, f"no review {review_id!r}")
+        return found
 
     async def offer_draw(self, session: GameSession, player: int,
                          seconds: float = 0.5) -> dict[str, Any]:

@@ -113,6 +113,33 @@ def run_search(search_id: int, slot: int, spec: GameSpec, engine_name: str,
         _reports.put((search_id, None))  # after every report of this search: the last word
 
 
+def run_review(review_id: int, spec: GameSpec, engine_name: str,
+               settings: tuple[tuple[str, Any], ...], positions: list[str],
+               nodes: int) -> list[tuple[str, int, int | None] | None]:
+    """Search each encoded position of a game to `nodes` nodes: per position (the best
+    move's notation, its score and mate_in for the side to move), or None where nobody
+    chooses (a chance event, the game over). Each position done is reported by count."""
+    try:
+        game, engine = _player(spec, engine_name, settings)
+        states = [game.decode(position) for position in positions]
+        found: list[tuple[str, int, int | None] | None] = []
+        for index, state in enumerate(states):
+            if game.is_chance(state) or game.outcome(state) is not None \
+                    or not game.legal_moves(state):
+                found.append(None)
+            else:
+                last: list[Report[Any]] = []
+                move = engine.best_move(state, nodes=nodes, history=states[:index],
+                                        on_report=last.append)
+                score = last[-1].score if last else 0
+                mate_in = last[-1].mate_in if last else None
+                found.append((game.move_text(state, move), score, mate_in))
+            _reports.put((review_id, {"done": index + 1, "total": len(states)}))
+        return found
+    finally:
+        _reports.put((review_id, None))
+
+
 # --- in the server ---------------------------------------------------------------------------
 
 
@@ -135,7 +162,7 @@ class ProcessSearches:
         self.log = log or _log
         self.replaced = 0  # pools replaced after a process died
         self._free = deque(range(SLOTS))  # first in, first out: a slot rests before reuse
-        self._listeners: dict[int, Callable[[dict[str, Any]], None]] = {}
+        self._listeners: dict[int, Callable[[Any], None]] = {}
         self._next_id = 0
         self._closed = False
         self._replacing = threading.Lock()
@@ -242,6 +269,26 @@ class ProcessSearches:
 
         future.add_done_callback(release)
         return future, self.flags[slot:slot + 1]
+
+    def review(self, spec: GameSpec, engine_name: str, settings: tuple[tuple[str, Any], ...],
+               positions: list[str], nodes: int,
+               listener: Callable[[dict[str, Any] | None], None]) -> Future[Any]:
+        """Search every position of a game to `nodes` nodes in one engine process
+        (`run_review`); `listener` hears the positions done as they are."""
+        if self.broken:
+            self.replace(self.pool)
+        self._next_id += 1
+        review_id = self._next_id
+        self._listeners[review_id] = listener
+        future = self.pool.submit(run_review, review_id, spec, engine_name, settings,
+                                  positions, nodes)
+
+        def forget(finished: Future[Any]) -> None:
+            if finished.cancelled() or finished.exception() is not None:
+                self._listeners.pop(review_id, None)
+
+        future.add_done_callback(forget)
+        return future
 
     def warm(self, spec: GameSpec, engine_name: str,
              settings: tuple[tuple[str, Any], ...]) -> Future[Any]:
