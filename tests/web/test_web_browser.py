@@ -956,3 +956,25 @@ def test_a_server_stopped_while_the_engine_thinks_shows_a_banner_and_the_game_go
                 running.wait(timeout=30)
             if opened is not None:
                 opened.close()
+
+
+def test_a_game_is_reviewed_with_grades_progress_and_better_moves(page, server):
+    page.goto(f"{server}/play/pikachu?n=7&side=both")
+    page.wait_for_selector(".cell.movable")
+    for decisions in range(6):
+        page.wait_for_function(f"() => view.decisions === {decisions} && humanTurn()")
+        play_one_move(page)
+    page.wait_for_function("() => view.decisions === 6")
+    page.click("#review")
+    page.wait_for_selector("#review-status:has-text('Reviewed: 6 moves')", timeout=120_000)
+    rows = page.locator("#review-list button.review-ply")
+    assert rows.count() == 6
+    texts = rows.all_inner_texts()
+    assert all(re.search(r": (best|good|inaccuracy|mistake|blunder)", text) for text in texts), texts
+    assert "review's" in page.locator("#eval-graph").get_attribute("aria-label")
+    rows.nth(2).click()  # the position before the third ply
+    assert page.evaluate("() => browsing") == 2
+    if "better" in texts[2]:
+        assert page.locator(".cell.hinted").count() >= 1
+    assert not serious_violations(page)
+    shot(page, "pikachu-review")

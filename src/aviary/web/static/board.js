@@ -24,6 +24,8 @@ let clock = null;        // {left: [s, s], increment, turn, since} when a time c
 let hinting = false;    // a hint is being searched: the board waits for it
 let moving = false;     // a person's move is on its way to the server
 let offline = false;    // the server does not answer: the banner shows, calls retry
+let review = null;      // the engine's review of the game: {for, plies, values, ...}
+let reviewing = null;   // the id of a review under way
 let linkProblems = [];  // values in the address the page could not take, said once at start
 const SECONDS = { least: 0.05, most: 600, fallback: 1 };
 let goodSeconds = SECONDS.fallback;  // the last valid "seconds per engine move"
@@ -649,6 +651,11 @@ function render() {
       if (targets.has(index) && showTargets) { cell.classList.add("target"); parts.push("move here"); }
       if (last && (index === last.start || index === last.end)) { cell.classList.add("last"); parts.push("last move"); }
       if (hint && browsing === null && (index === hint.start || index === hint.end)) cell.classList.add("hinted");
+      const better = reviewedPly(browsing);
+      if (better && better.grade !== "best" && (index === better.best_start || index === better.best_end)) {
+        cell.classList.add("hinted");
+        parts.push("the review's better move");
+      }
       if (char !== "." && char !== "#" && char !== undefined) {
         const owner = view.owners[char];
         const piece = element("div", { class: `piece owner${owner === undefined ? "x" : owner}`, "aria-hidden": "true" }, char);
@@ -675,6 +682,7 @@ function render() {
     : "Arrow keys (with the board or page focused) or a swipe on the board play the moves.";
   renderStatus();
   renderMoveList();
+  renderReview();
   showEval();
   renderGraph();
   board.dataset.thinking = searching ? "yes" : "no";
@@ -725,6 +733,11 @@ function renderMoveList() {
       ply.text);
     button.addEventListener("click", () => browse(i + 1));
     item.append(" ", button);
+    const graded = reviewedPly(i);
+    if (graded && GRADE_MARKS[graded.grade]) {
+      item.append(element("span", { class: `grade ${graded.grade}`, title: graded.grade }, GRADE_MARKS[graded.grade]));
+      button.setAttribute("aria-label", `${view.labels[ply.mover]} ${ply.text}, ${graded.grade}`);
+    }
   });
   if (hadFocus !== null) {
     const again = list.querySelector(`[data-ply='${hadFocus}']`);
@@ -786,10 +799,17 @@ function showEval() {
 function renderGraph() {
   const svg = $("eval-graph");
   const points = [];
-  view.history.forEach((ply, i) => {
-    const known = plyScore(ply, i);
-    if (known) points.push([i + 1, scoreShare(known.score, known.mate_in)]);
-  });
+  const reviewed = currentReview();
+  if (reviewed) {
+    reviewed.values.forEach((value, i) => {
+      if (value !== null) points.push([i, scoreShare(Math.max(-2000, Math.min(2000, value)), null)]);
+    });
+  } else {
+    view.history.forEach((ply, i) => {
+      const known = plyScore(ply, i);
+      if (known) points.push([i + 1, scoreShare(known.score, known.mate_in)]);
+    });
+  }
   const total = Math.max(2, view.history.length);
   const x = (ply) => (6 + 288 * ply / total).toFixed(1);  // inside a 6-unit margin
   const y = (share) => (76 - 72 * share).toFixed(1);
@@ -801,9 +821,77 @@ function renderGraph() {
   }
   if (browsing !== null) inner += `<line x1="${x(browsing)}" y1="0" x2="${x(browsing)}" y2="80" stroke="#b35900" stroke-width="1.5"/>`;
   svg.innerHTML = inner;
-  svg.setAttribute("aria-label", `evaluation graph of the engine's ${points.length} scored moves; up is good for ${view.labels[0]}`);
-  $("eval-legend").textContent = `Up: good for ${view.labels[0]}; down: good for ${view.labels[1]}. One point per engine move, its search's score.`;
+  svg.setAttribute("aria-label", `evaluation graph of ${reviewed ? "the review's" : "the engine's"} ${points.length} scored positions; up is good for ${view.labels[0]}`);
+  $("eval-legend").textContent = `Up: good for ${view.labels[0]}; down: good for ${view.labels[1]}. ` +
+    (reviewed ? "One point per position of the game, as the review scored it." : "One point per engine move, its search's score.");
 }
+
+// --- the review: every ply graded by the engine -------------------------------------------------
+// The server searches every position to a fixed node budget in an engine process; the page
+// polls its progress, then marks each ply (best, good, inaccuracy, mistake, blunder) and
+// shows the better move on the board at the position before a ply that lost evaluation.
+
+const GRADE_MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+function currentReview() {
+  return review && review.finished && !review.error && review.for === plyTokens().join(" ") ? review : null;
+}
+
+function reviewedPly(index) {
+  const reviewed = currentReview();
+  if (!reviewed || index === null) return null;
+  return reviewed.plies.find((ply) => ply.ply === index) || null;
+}
+
+function pawns(value) {
+  if (Math.abs(value) >= 50000) return value > 0 ? "a win" : "a loss";
+  return `${value >= 0 ? "+" : "−"}${(Math.abs(value) / 100).toFixed(1)}`;
+}
+
+function renderReview() {
+  $("review").disabled = reviewing !== null || !view.history.some((ply) => !ply.chance);
+  const list = $("review-list");
+  list.innerHTML = "";
+  const reviewed = currentReview();
+  if (!reviewed) {
+    if (!reviewing && review && review.for !== plyTokens().join(" ")) $("review-status").textContent = "";
+    return;
+  }
+  const counts = {};
+  for (const ply of reviewed.plies) {
+    counts[ply.grade] = (counts[ply.grade] || 0) + 1;
+    const number = view.history.slice(0, ply.ply + 1).filter((p) => !p.chance && p.mover === 0).length || 1;
+    const text = `${number}${ply.mover === 0 ? "." : "…"} ${ply.text}: ${ply.grade}` +
+      (ply.grade === "best" ? "" : ` (lost ${pawns(ply.loss).replace("+", "")}); better ${ply.best}`);
+    const button = element("button", { type: "button", class: `row-button review-ply ${ply.grade}`,
+      "data-ply": String(ply.ply) }, text);
+    button.addEventListener("click", () => browse(ply.ply));
+    list.append(element("li", {}, button));
+  }
+  $("review-status").textContent = `Reviewed: ${reviewed.plies.length} moves, ` +
+    ["best", "good", "inaccuracy", "mistake", "blunder"].filter((g) => counts[g]).map((g) => `${counts[g]} ${g}`).join(", ") +
+    ". Click a move to see the position before it and the better move (dashed frame).";
+}
+
+$("review").addEventListener("click", async () => {
+  if (!view || reviewing) return;
+  showError(null);
+  const forPlies = plyTokens().join(" ");
+  try {
+    let found = await call("POST", "/review", {});
+    reviewing = found.id;
+    render();
+    while (!found.finished) {
+      $("review-status").textContent = `Reviewing… ${found.done} of ${found.total} positions searched`;
+      await sleep(300);
+      found = await patiently(() => api("GET", `/api/reviews/${reviewing}`));
+    }
+    if (found.error) throw new Error(found.error);
+    review = { ...found, for: forPlies };
+  } catch (error) { showError(error); $("review-status").textContent = ""; }
+  reviewing = null;
+  render();
+});
 
 // --- input: pointer (click, tap, drag, swipe) and keys -------------------------------------
 
