@@ -268,9 +268,11 @@ def test_undo_flip_and_copy_work_on_the_page(browse, page, server):
     page.goto(f"{server}/play/pikachu?n=7&seconds=0.1")
     page.wait_for_selector(".cell.movable")
     start = page.evaluate("() => view.board")
-    assert page.locator("#board .cell").first.get_attribute("data-cell") == "0"
-    page.click("#flip")
+    # your side (w, whose Pichus start on the first rows of the board text) at the bottom
     assert page.locator("#board .cell").first.get_attribute("data-cell") == "48"
+    assert page.locator("#board .cell").last.get_attribute("data-cell") == "0"
+    page.click("#flip")
+    assert page.locator("#board .cell").first.get_attribute("data-cell") == "0"
     play_one_move(page)
     wait_for_turn(page, 0)
     assert page.locator("#board").get_attribute("data-decisions") == "2"
@@ -526,6 +528,9 @@ def test_hint_resign_export_and_import(browse, server):
     assert '[Game "pikachu"]' in record and '[Options "n=7"]' in record
     assert " ".join(played(page)) in record.replace("1. ", "").replace("2. ", "")
     page.click("#resign")
+    assert page.locator("#resign").inner_text() == "Really resign?"  # one click asks again
+    assert page.locator("#result").inner_text() == ""
+    page.click("#resign")
     page.wait_for_selector("#result:has-text('resigned')")
     assert page.locator("#result").inner_text() == "Result: b wins (resigned)"
     page.click("#export")
@@ -654,6 +659,8 @@ def walk(page, to: int, cols: int) -> None:
         if at == to:
             return
         rows, steps = divmod(to, cols)[0] - divmod(at, cols)[0], to % cols - at % cols
+        if page.evaluate("() => flipped"):  # the board is drawn turned: so are the keys
+            rows, steps = -rows, -steps
         keys = ([("ArrowDown" if rows > 0 else "ArrowUp")] if rows else []) + \
                ([("ArrowRight" if steps > 0 else "ArrowLeft")] if steps else [])
         for key in keys:
@@ -970,7 +977,8 @@ def test_a_game_is_reviewed_with_grades_progress_and_better_moves(page, server):
     rows = page.locator("#review-list button.review-ply")
     assert rows.count() == 6
     texts = rows.all_inner_texts()
-    assert all(re.search(r": (best|good|inaccuracy|mistake|blunder)", text) for text in texts), texts
+    graded = [re.search(r": (best|good|inaccuracy|mistake|blunder)", text) for text in texts]
+    assert all(graded), texts
     assert "review's" in page.locator("#eval-graph").get_attribute("aria-label")
     rows.nth(2).click()  # the position before the third ply
     assert page.evaluate("() => browsing") == 2
@@ -978,3 +986,44 @@ def test_a_game_is_reviewed_with_grades_progress_and_better_moves(page, server):
         assert page.locator(".cell.hinted").count() >= 1
     assert not serious_violations(page)
     shot(page, "pikachu-review")
+
+
+def test_captured_pieces_rematch_and_copy_link(page, server):
+    cells = ["."] * 49
+    cells[17], cells[31], cells[0] = "w", "b", "w"  # d3, d5, a1
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"{server}/play/pikachu?n=7&side=both&board={''.join(cells)}&player=w")
+    page.wait_for_selector(".cell.movable")
+    assert page.locator("#rematch").is_hidden()
+    page.click(".cell[data-cell='17']")
+    page.click(".cell[data-cell='24']")  # d3-d4, next to b's Pichu
+    page.wait_for_function("() => view.decisions === 1")
+    page.click(".cell[data-cell='31']")
+    page.click(".cell[data-cell='17']")  # d5-d3 takes it
+    page.wait_for_selector("#captured:has-text('w has lost 1: w')")
+    page.click("#copy-link")
+    page.wait_for_selector("#copy-link-note:has-text('Link copied.')")
+    assert page.evaluate("() => navigator.clipboard.readText()") == page.url
+    page.click("#resign")
+    page.click("#resign")  # confirmed: the game is over, and a rematch is offered
+    page.wait_for_selector("#rematch:visible")
+    page.click("#rematch")
+    page.wait_for_function("() => view.decisions === 0 && !view.outcome")
+    assert page.evaluate("() => [view.rows, view.cols]") == [7, 7]
+    assert page.locator("#rematch").is_hidden() and page.locator("#captured").inner_text() == ""
+
+
+def test_touch_targets_are_44_px_and_arena_tables_scroll_on_a_phone(phone, server):
+    phone.goto(f"{server}/play/pikachu?seconds=0.05")
+    phone.wait_for_selector(".cell.movable")
+    small = phone.evaluate("""() => [...document.querySelectorAll('button, select, summary')]
+        .filter(b => b.offsetParent !== null)
+        .map(b => [b.id || b.textContent, b.getBoundingClientRect()])
+        .filter(([_, r]) => r.height < 44 || r.width < 44).map(([name]) => name)""")
+    assert small == [], small
+    phone.goto(f"{server}/arena")
+    phone.wait_for_selector("#standings tbody tr")
+    box = phone.locator(".table-scroll").first
+    assert box.evaluate("b => getComputedStyle(b).overflowX") == "auto"
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+    assert not serious_violations(phone)

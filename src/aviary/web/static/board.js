@@ -152,7 +152,19 @@ function buildRules() {
 function readSides() {
   const value = $("side").value;
   humans = new Set(value === "both" ? [0, 1] : value === "none" ? [] : [Number(value)]);
-  flipped = value === "1";
+  if (view) ownSideAtBottom();
+}
+
+// Turn the board so that your pieces (the first player's, without one person) start at the
+// bottom: the board text's first row is drawn at the top, wherever the game puts a side.
+function ownSideAtBottom() {
+  const person = humans.size === 1 ? [...humans][0] : 0;
+  const start = view.positions[0];
+  let rows = 0, count = 0;
+  for (let i = 0; i < start.length; i++) {
+    if (view.owners[start[i]] === person) { rows += Math.floor(i / view.cols); count++; }
+  }
+  flipped = count > 0 && rows / count < (view.rows - 1) / 2;
 }
 
 function formOptions() {
@@ -191,6 +203,7 @@ async function newGame({ board = null, player = null, moves = null, resigned = n
   }
   if (previous && previous.id !== view.id) api("DELETE", `/api/sessions/${previous.id}`).catch(() => {});
   settings = body.options;
+  ownSideAtBottom();
   startClock(moves === null ? null : query.get("left"), query.get("at"));
   searching = false;
   selected = null;
@@ -690,7 +703,25 @@ function render() {
   board.dataset.turn = humanTurn() ? "human" : view.outcome ? "over" : "engine";
 }
 
+// The pieces each side has lost since the start (a promotion is not a loss: only as many
+// as the side has fewer pieces are shown).
+function renderCaptured() {
+  const box = $("captured");
+  const start = view.positions[0], now = shownBoard();
+  const lines = [];
+  for (const side of [0, 1]) {
+    const count = (board, char) => [...board].filter((c) => c === char).length;
+    const mine = [...new Set(start + now)].filter((c) => view.owners[c] === side);
+    const lost = mine.reduce((total, c) => total + count(start, c) - count(now, c), 0);
+    if (lost <= 0) continue;
+    const chars = mine.flatMap((c) => Array(Math.max(0, count(start, c) - count(now, c))).fill(c)).slice(0, lost);
+    lines.push(`${view.labels[side]} has lost ${lost}: ${chars.join(" ")}`);
+  }
+  box.textContent = lines.length ? `Captured: ${lines.join("; ")}` : "";
+}
+
 function renderStatus() {
+  renderCaptured();
   const who = view.to_move < 0 ? "" : humans.has(view.to_move) ? "you" : "engine";
   let status = view.outcome ? "Game over." :
     `${view.player} to move (${who}${searching ? ", thinking…" : hinting ? ", hint…" : ""}) · move ${view.decisions + 1}` +
@@ -705,6 +736,8 @@ function renderStatus() {
   $("undo").disabled = !view.decisions && view.resigned === null;
   $("hint").disabled = !humanTurn();
   $("resign").disabled = !humanTurn();
+  if (!humanTurn()) confirmResign(false);
+  $("rematch").hidden = !view.outcome;
   $("draw").disabled = !humanTurn();
   $("play-from-here").hidden = browsing === null;
   const boardInput = $("position-board");
@@ -1046,8 +1079,19 @@ $("hint").addEventListener("click", async () => {
   hinting = false;
   render();
 });
+// Resign asks once more: the first click turns the button into "Really resign?" for a few
+// seconds, the second gives the game up.
+let resignTimer = null;
+function confirmResign(asking) {
+  clearTimeout(resignTimer);
+  $("resign").dataset.confirm = asking ? "yes" : "no";
+  $("resign").textContent = asking ? "Really resign?" : "Resign";
+  if (asking) resignTimer = setTimeout(() => confirmResign(false), 5000);
+}
 $("resign").addEventListener("click", async () => {
   if (!humanTurn()) return;
+  if ($("resign").dataset.confirm !== "yes") { confirmResign(true); return; }
+  confirmResign(false);
   showError(null);
   try { view = await call("POST", "/resign", { player: view.to_move }); } catch (error) { showError(error); }
   changed();
@@ -1102,6 +1146,20 @@ $("copy").addEventListener("click", async () => {
   input.value = view.board;
   try { await navigator.clipboard.writeText(view.board); }
   catch { input.select(); document.execCommand("copy"); }
+});
+$("rematch").addEventListener("click", () => { if (info) newGame().catch(showError); });
+$("copy-link").addEventListener("click", async () => {
+  if (!view) return;
+  updateAddress();
+  try {
+    await navigator.clipboard.writeText(location.href);
+    $("copy-link-note").textContent = "Link copied.";
+  } catch {
+    $("record-text").value = location.href;
+    $("record-text").select();
+    $("copy-link-note").textContent = "The link is in the box below: copy it from there.";
+  }
+  setTimeout(() => { $("copy-link-note").textContent = ""; }, 4000);
 });
 $("export").addEventListener("click", () => { if (view) $("record-text").value = exportRecord(); });
 $("import").addEventListener("click", () => {
