@@ -477,13 +477,17 @@ def test_sebastian_comes_back_after_a_reload(browse, server):
 def test_a_failed_start_shows_one_message_and_no_page_error(browse, server):
     browse.allowed = (FAILED_LOAD,)  # the browser logs the refused request itself
     page = browse.open()
-    page.goto(f"{server}/play/pikachu?n=6")
+    page.goto(f"{server}/play/pikachu?n=6")  # refused in the link: the default is played
     page.wait_for_selector("#error:not(:empty)")
-    assert "n" in page.locator("#error").inner_text()
-    assert page.locator("#play").is_hidden() and page.locator("#record").is_hidden()
-    assert page.locator(".error:not(:empty)").count() == 1
-    page.click("#new-game")  # still the same bad option: the same one message
+    assert page.locator("#error").inner_text() == (
+        'The link\'s n = "6" is refused: it must be at least 7; using 8.')
+    page.wait_for_selector("#board .cell")
+    assert page.evaluate("() => view.rows") == 8
+    page.fill("#opt-n", "6")
+    page.click("#new-game")  # typed in the form: the browser refuses it there (min 7)
     page.wait_for_timeout(300)
+    assert page.evaluate("() => document.getElementById('opt-n').validity.valid") is False
+    assert page.evaluate("() => view.rows") == 8
     assert page.locator(".error:not(:empty)").count() == 1
     page.goto(f"{server}/play/chess")
     page.wait_for_selector("#error:not(:empty)")
@@ -500,6 +504,7 @@ def test_step_back_through_the_move_list_and_play_from_there(page, server):
     positions = page.evaluate("() => view.positions")
     page.locator("#move-list button.ply").first.click()
     assert page.evaluate("() => [...document.querySelectorAll('#board .cell')]"
+                         ".sort((a, b) => a.dataset.cell - b.dataset.cell)"
                          ".map(c => c.querySelector('.piece') ? c.querySelector('.piece')"
                          ".textContent : '.').join('')") == positions[1].replace("#", ".")
     assert page.locator("#status").inner_text().startswith("Showing the position after ply 1")

@@ -439,9 +439,11 @@ class Sessions:
                 text, session.searched = await done
                 stop_pressed = bool(stop[0])
             except BrokenProcessPool:
-                if attempt == 2 or session.version != version:
+                if attempt == 2:
                     raise
                 self.searches.replace(future.pool)  # type: ignore[attr-defined]
+                if session.version != version:  # nobody waits for this answer any more
+                    return None
                 while not thoughts.empty():  # a last word that raced the failure
                     thoughts.get_nowait()
                 continue
