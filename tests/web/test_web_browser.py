@@ -51,9 +51,9 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def serve(folder: Path, *options: str):
+def serve(folder: Path, *options: str, port: int | None = None):
     """Start `aviary serve OPTIONS` in a child process; (its URL, the process, its log)."""
-    port = free_port()
+    port = port or free_port()
     log = (folder / "serve.log").open("w")
     process = subprocess.Popen(
         [sys.executable, "-m", "aviary", "serve", "--port", str(port), *options],
@@ -268,9 +268,11 @@ def test_undo_flip_and_copy_work_on_the_page(browse, page, server):
     page.goto(f"{server}/play/pikachu?n=7&seconds=0.1")
     page.wait_for_selector(".cell.movable")
     start = page.evaluate("() => view.board")
-    assert page.locator("#board .cell").first.get_attribute("data-cell") == "0"
-    page.click("#flip")
+    # your side (w, whose Pichus start on the first rows of the board text) at the bottom
     assert page.locator("#board .cell").first.get_attribute("data-cell") == "48"
+    assert page.locator("#board .cell").last.get_attribute("data-cell") == "0"
+    page.click("#flip")
+    assert page.locator("#board .cell").first.get_attribute("data-cell") == "0"
     play_one_move(page)
     wait_for_turn(page, 0)
     assert page.locator("#board").get_attribute("data-decisions") == "2"
@@ -475,13 +477,17 @@ def test_sebastian_comes_back_after_a_reload(browse, server):
 def test_a_failed_start_shows_one_message_and_no_page_error(browse, server):
     browse.allowed = (FAILED_LOAD,)  # the browser logs the refused request itself
     page = browse.open()
-    page.goto(f"{server}/play/pikachu?n=6")
+    page.goto(f"{server}/play/pikachu?n=6")  # refused in the link: the default is played
     page.wait_for_selector("#error:not(:empty)")
-    assert "n" in page.locator("#error").inner_text()
-    assert page.locator("#play").is_hidden() and page.locator("#record").is_hidden()
-    assert page.locator(".error:not(:empty)").count() == 1
-    page.click("#new-game")  # still the same bad option: the same one message
+    assert page.locator("#error").inner_text() == (
+        'The link\'s n = "6" is refused: it must be at least 7; using 8.')
+    page.wait_for_selector("#board .cell")
+    assert page.evaluate("() => view.rows") == 8
+    page.fill("#opt-n", "6")
+    page.click("#new-game")  # typed in the form: the browser refuses it there (min 7)
     page.wait_for_timeout(300)
+    assert page.evaluate("() => document.getElementById('opt-n').validity.valid") is False
+    assert page.evaluate("() => view.rows") == 8
     assert page.locator(".error:not(:empty)").count() == 1
     page.goto(f"{server}/play/chess")
     page.wait_for_selector("#error:not(:empty)")
@@ -498,6 +504,7 @@ def test_step_back_through_the_move_list_and_play_from_there(page, server):
     positions = page.evaluate("() => view.positions")
     page.locator("#move-list button.ply").first.click()
     assert page.evaluate("() => [...document.querySelectorAll('#board .cell')]"
+                         ".sort((a, b) => a.dataset.cell - b.dataset.cell)"
                          ".map(c => c.querySelector('.piece') ? c.querySelector('.piece')"
                          ".textContent : '.').join('')") == positions[1].replace("#", ".")
     assert page.locator("#status").inner_text().startswith("Showing the position after ply 1")
@@ -525,6 +532,9 @@ def test_hint_resign_export_and_import(browse, server):
     record = page.input_value("#record-text")
     assert '[Game "pikachu"]' in record and '[Options "n=7"]' in record
     assert " ".join(played(page)) in record.replace("1. ", "").replace("2. ", "")
+    page.click("#resign")
+    assert page.locator("#resign").inner_text() == "Really resign?"  # one click asks again
+    assert page.locator("#result").inner_text() == ""
     page.click("#resign")
     page.wait_for_selector("#result:has-text('resigned')")
     assert page.locator("#result").inner_text() == "Result: b wins (resigned)"
@@ -654,6 +664,8 @@ def walk(page, to: int, cols: int) -> None:
         if at == to:
             return
         rows, steps = divmod(to, cols)[0] - divmod(at, cols)[0], to % cols - at % cols
+        if page.evaluate("() => flipped"):  # the board is drawn turned: so are the keys
+            rows, steps = -rows, -steps
         keys = ([("ArrowDown" if rows > 0 else "ArrowUp")] if rows else []) + \
                ([("ArrowRight" if steps > 0 else "ArrowLeft")] if steps else [])
         for key in keys:
@@ -824,3 +836,199 @@ def test_betsy_undo_after_the_kingfisher_is_taken_resumes_play(page, server):
     page.click(".cell[data-cell='3']")  # e1d1: out of the Quetzal's file
     wait_for_turn(page, 0)
     assert played(page)[0] == "e1d1" and len(played(page)) == 2  # the engine answered
+
+
+def boxes_overlap(first: dict, second: dict) -> bool:
+    return not (first["x"] + first["width"] <= second["x"]
+                or second["x"] + second["width"] <= first["x"]
+                or first["y"] + first["height"] <= second["y"]
+                or second["y"] + second["height"] <= first["y"])
+
+
+@pytest.mark.parametrize("n, size", [(16, (1280, 800)), (10, (1280, 800)), (8, (1280, 800)),
+                                     (16, (375, 812)), (8, (375, 812))])
+def test_the_board_scales_to_the_window(browse, server, n, size):
+    """A wide board beside the Moves panel neither overlaps it nor scrolls the page sideways;
+    on a phone every board fits the width."""
+    width, height = size
+    phone = width < 600
+    page = browse.open(**({**PHONE, "viewport": {"width": width, "height": height}} if phone
+                          else {"viewport": {"width": width, "height": height}}))
+    page.goto(f"{server}/play/pikachu?n={n}&seconds=0.05")
+    page.wait_for_selector("#board .cell.movable")
+    board = page.locator("#board").bounding_box()
+    moves = page.locator("#record").bounding_box()
+    assert not boxes_overlap(board, moves), (board, moves)
+    assert board["x"] + board["width"] <= width, board
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    cell = page.locator("#board .cell").first.bounding_box()["width"]
+    assert cell >= 18, cell
+    if n == 8 and not phone:
+        assert cell == 56  # a usual board keeps its full size
+    if not phone:
+        assert board["y"] + board["height"] <= height, board  # the whole board in view
+    if n == 16 and not phone:
+        shot(page, "pikachu-n16")
+
+
+def test_a_bad_seconds_value_is_refused_where_it_is_typed_and_the_game_goes_on(page, server):
+    page.goto(f"{server}/play/pikachu?n=7&seconds=-5")
+    page.wait_for_selector(".cell.movable")
+    assert page.locator("#error").inner_text() == (
+        'The link\'s seconds = "-5" is refused: it must be from 0.05 to 600 seconds; using 1.')
+    page.fill("#seconds", "700")
+    page.locator("#seconds").dispatch_event("change")  # as when the field is left
+    page.wait_for_selector("#seconds-error:has-text('must be from 0.05 to 600')")
+    assert page.input_value("#seconds") == "1"
+    assert page.locator("#seconds").get_attribute("aria-invalid") == "true"
+    page.fill("#seconds", "0.1")
+    page.locator("#seconds").dispatch_event("change")
+    assert page.locator("#seconds-error").inner_text() == ""
+    play_one_move(page)
+    wait_for_turn(page, 0)  # the engine answered: the game did not stall
+    assert len(played(page)) == 2 and "seconds=0.1" in page.url
+
+
+def test_bad_deep_links_are_refused_with_a_clear_message(browse, server):
+    browse.allowed = (FAILED_LOAD,)  # the refused position: the browser logs its 400
+    page = browse.open()
+    page.goto(f"{server}/play/pikachu?n=7&seconds=0.1&board={'w' * 49}&player=w")
+    page.wait_for_selector(".cell.movable")
+    assert page.locator("#error").inner_text() == (
+        "The game in the link could not be set up (that pikachu position is already over "
+        "(b wins (no-move)): set one where the game goes on); a new game started.")
+    page.goto(f"{server}/play/pikachu?n=&side=7&seconds=0.1")
+    page.wait_for_selector(".cell.movable")
+    error = page.locator("#error").inner_text()
+    assert "The link's n is empty: it must be a whole number; using 8." in error
+    assert 'The link\'s side = "7" is refused: it must be 0, 1, both or none; you play w.' in error
+    assert "''" not in error and page.input_value("#side") == "0"
+
+
+def test_offer_draw_after_a_hint_is_answered(page, server):
+    page.goto(f"{server}/play/pikachu?n=7&seconds=0.1")
+    page.wait_for_selector(".cell.movable")
+    page.click("#hint")
+    page.wait_for_selector("#hint-text:has-text('Hint: ')")
+    page.wait_for_selector("#draw:enabled")
+    page.click("#draw")
+    page.wait_for_selector("#hint-text:has-text('declines the draw')")
+    assert page.locator("#result").inner_text() == ""
+
+
+def test_clocks_are_not_given_back_on_reload_and_undo_rewinds_them(page, server):
+    page.goto(f"{server}/play/pikachu?n=7&side=both&clock=1%2B0")
+    page.wait_for_selector(".clock.running[data-side='0']")
+    time.sleep(2.5)
+    play_one_move(page)  # w used about 2.5 s
+    page.wait_for_selector(".clock.running[data-side='1']")
+    assert page.evaluate("() => clock.left[0]") < 58
+    page.click("#undo")  # back to the start: the clocks as they were there
+    page.wait_for_function("() => view.decisions === 0")
+    assert page.evaluate("() => clock.left[0]") > 59
+    play_one_move(page)
+    page.wait_for_selector(".clock.running[data-side='1']")
+    page.wait_for_function("() => location.search.includes('moves=')")
+    page.evaluate("() => updateAddress()")
+    time.sleep(3)  # the page is away 3 s on b's time, then reloaded
+    page.reload()
+    page.wait_for_selector(".clock.running[data-side='1']")
+    assert page.evaluate("() => clock.left[1]") < 57.5  # the 3 s away were charged to b
+
+
+def test_a_server_stopped_while_the_engine_thinks_shows_a_banner_and_the_game_goes_on(
+        browse, session_cache, tmp_path):
+    """The server stops mid-search: the page says "connection lost, reconnecting…", retries
+    by itself, and once a server is back on the port the engine's move comes."""
+    browse.allowed = ("WebSocket connection to", "Failed to load resource: net::", FAILED_LOAD)
+    (tmp_path / "first").mkdir()
+    (tmp_path / "again").mkdir()
+    url, process, log = serve(tmp_path / "first", "--workers", "1")
+    restarted = None
+    try:
+        page = browse.open()
+        page.goto(f"{url}/play/pikachu?n=7&seconds=3")
+        page.wait_for_selector(".cell.movable")
+        play_one_move(page)
+        page.wait_for_function("() => document.getElementById('board').dataset.thinking === 'yes'")
+        process.terminate()
+        process.wait(timeout=30)
+        page.wait_for_selector("#connection:visible")
+        assert page.locator("#connection").inner_text() == "connection lost, reconnecting…"
+        time.sleep(2)  # a few retries fail meanwhile
+        restarted = serve(tmp_path / "again", "--workers", "1", port=int(url.rsplit(":", 1)[1]))
+        page.wait_for_function("() => view.decisions === 2", timeout=120_000)
+        page.wait_for_selector("#connection", state="hidden")
+        assert len(played(page)) == 2 and page.locator("#error").inner_text() == ""
+        assert page.locator("#board").get_attribute("data-turn") == "human"
+    finally:
+        for running, opened in ((process, log), restarted[1:] if restarted else (None, None)):
+            if running is not None and running.poll() is None:
+                running.terminate()
+                running.wait(timeout=30)
+            if opened is not None:
+                opened.close()
+
+
+def test_a_game_is_reviewed_with_grades_progress_and_better_moves(page, server):
+    page.goto(f"{server}/play/pikachu?n=7&side=both")
+    page.wait_for_selector(".cell.movable")
+    for decisions in range(6):
+        page.wait_for_function(f"() => view.decisions === {decisions} && humanTurn()")
+        play_one_move(page)
+    page.wait_for_function("() => view.decisions === 6")
+    page.click("#review")
+    page.wait_for_selector("#review-status:has-text('Reviewed: 6 moves')", timeout=120_000)
+    rows = page.locator("#review-list button.review-ply")
+    assert rows.count() == 6
+    texts = rows.all_inner_texts()
+    graded = [re.search(r": (best|good|inaccuracy|mistake|blunder)", text) for text in texts]
+    assert all(graded), texts
+    assert "review's" in page.locator("#eval-graph").get_attribute("aria-label")
+    rows.nth(2).click()  # the position before the third ply
+    assert page.evaluate("() => browsing") == 2
+    if "better" in texts[2]:
+        assert page.locator(".cell.hinted").count() >= 1
+    assert not serious_violations(page)
+    shot(page, "pikachu-review")
+
+
+def test_captured_pieces_rematch_and_copy_link(page, server):
+    cells = ["."] * 49
+    cells[17], cells[31], cells[0] = "w", "b", "w"  # d3, d5, a1
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"{server}/play/pikachu?n=7&side=both&board={''.join(cells)}&player=w")
+    page.wait_for_selector(".cell.movable")
+    assert page.locator("#rematch").is_hidden()
+    page.click(".cell[data-cell='17']")
+    page.click(".cell[data-cell='24']")  # d3-d4, next to b's Pichu
+    page.wait_for_function("() => view.decisions === 1")
+    page.click(".cell[data-cell='31']")
+    page.click(".cell[data-cell='17']")  # d5-d3 takes it
+    page.wait_for_selector("#captured:has-text('w has lost 1: w')")
+    page.click("#copy-link")
+    page.wait_for_selector("#copy-link-note:has-text('Link copied.')")
+    assert page.evaluate("() => navigator.clipboard.readText()") == page.url
+    page.click("#resign")
+    page.click("#resign")  # confirmed: the game is over, and a rematch is offered
+    page.wait_for_selector("#rematch:visible")
+    page.click("#rematch")
+    page.wait_for_function("() => view.decisions === 0 && !view.outcome")
+    assert page.evaluate("() => [view.rows, view.cols]") == [7, 7]
+    assert page.locator("#rematch").is_hidden() and page.locator("#captured").inner_text() == ""
+
+
+def test_touch_targets_are_44_px_and_arena_tables_scroll_on_a_phone(phone, server):
+    phone.goto(f"{server}/play/pikachu?seconds=0.05")
+    phone.wait_for_selector(".cell.movable")
+    small = phone.evaluate("""() => [...document.querySelectorAll('button, select, summary')]
+        .filter(b => b.offsetParent !== null)
+        .map(b => [b.id || b.textContent, b.getBoundingClientRect()])
+        .filter(([_, r]) => r.height < 44 || r.width < 44).map(([name]) => name)""")
+    assert small == [], small
+    phone.goto(f"{server}/arena")
+    phone.wait_for_selector("#standings tbody tr")
+    box = phone.locator(".table-scroll").first
+    assert box.evaluate("b => getComputedStyle(b).overflowX") == "auto"
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+    assert not serious_violations(phone)

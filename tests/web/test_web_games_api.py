@@ -424,3 +424,55 @@ def test_an_agreed_draw_ends_the_game_without_a_winner(client):
     assert drawn["outcome"] == {"winner": None, "reason": "agreed", "text": "draw (agreed)"}
     again = new(client, options={"n": 7}, moves=[], resigned=0, ending="agreed")
     assert again["outcome"] == drawn["outcome"]
+
+
+def test_a_move_for_the_engines_side_and_a_search_on_the_persons_turn_are_409s(client):
+    view = client.post("/api/games/pikachu/sessions",
+                       json={"options": {"n": 7}, "humans": [1]}).json()
+    refused = client.post(f"/api/sessions/{view['id']}/move",
+                           json={"move": view["moves"][0]["text"]})
+    assert refused.status_code == 409 and "engine's turn" in refused.json()["detail"]
+    sides = client.post(f"/api/sessions/{view['id']}/sides", json={"humans": [0]})
+    assert sides.status_code == 200 and sides.json()["humans"] == [0]
+    with client.websocket_connect(f"/api/sessions/{view['id']}/think") as socket:
+        socket.send_json({"type": "go", "seconds": 0.1})
+        answer = socket.receive_json()
+    assert answer["type"] == "error" and answer["status"] == 409, answer
+    assert "your turn" in answer["message"]
+    assert client.post(f"/api/sessions/{view['id']}/sides",
+                       json={"humans": [2]}).status_code == 400
+
+
+def test_the_engine_takes_a_draw_only_when_it_is_behind_and_people_always_agree(client):
+    winning = new(client, options={"n": 7}, board=endgame_board(), player="w", humans=[0])
+    declined = client.post(f"/api/sessions/{winning['id']}/draw", json={"player": 0})
+    assert declined.status_code == 200, declined.text
+    answer = declined.json()
+    assert not answer["accepted"] and answer["view"]["outcome"] is None, answer
+    assert answer["mate_in"] is not None and answer["mate_in"] > 0 or answer["score"] > 0, answer
+    even = new(client, options={"n": 7}, humans=[0])  # the start: not behind, so no draw
+    assert not client.post(f"/api/sessions/{even['id']}/draw",
+                           json={"player": 0}).json()["accepted"]
+    losing = new(client, options={"n": 7}, board=endgame_board(), player="b", humans=[1])
+    taken = client.post(f"/api/sessions/{losing['id']}/draw", json={"player": 1}).json()
+    assert taken["accepted"], taken
+    assert taken["view"]["outcome"]["text"] == "draw (agreed)"
+    people = new(client, options={"n": 7}, humans=[0, 1])
+    agreed = client.post(f"/api/sessions/{people['id']}/draw", json={"player": 0}).json()
+    assert agreed["accepted"] and agreed["score"] is None
+    engine_side = client.post(f"/api/sessions/{even['id']}/draw", json={"player": 1})
+    assert engine_side.status_code == 409
+
+
+def test_a_position_already_over_and_empty_values_are_refused_with_a_clear_message(client):
+    refused = client.post("/api/games/pikachu/sessions",
+                          json={"options": {"n": 7}, "board": "w" * 49, "player": "w"})
+    assert refused.status_code == 400
+    assert refused.json()["detail"] == ("that pikachu position is already over "
+                                        "(b wins (no-move)): set one where the game goes on")
+    empty = client.post("/api/games/pikachu/sessions", json={"options": {"n": ""}})
+    assert empty.json()["detail"] == "option n is empty: give a whole number"
+    view = new(client, options={"n": 7})
+    no_player = client.post(f"/api/sessions/{view['id']}/position",
+                            json={"board": view["board"], "player": ""})
+    assert no_player.json()["detail"] == "not a pikachu position: player is empty: give 'w' or 'b'"

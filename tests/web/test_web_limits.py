@@ -1,14 +1,16 @@
 """The web server's limits against a careless or hostile client: each is refused, nothing breaks.
 
 A WebSocket message that is not JSON, a megabyte of illegal move, a board beyond the
-game's declared maximum, and a client that opens game after game.
+game's declared maximum, a server full of games, bodies too large or nested too deep.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from aviary.games.pikachu.rules import MAX_N
+from aviary.web.app import BODY_LIMIT
 from aviary.web.sessions import SessionError, Sessions
 
 
@@ -53,25 +55,63 @@ def test_the_largest_board_is_declared_and_one_more_is_refused(client):
         assert response.json()["detail"] == f"option n must be at most {MAX_N}, got {n}"
 
 
-def test_a_client_opening_many_games_ends_only_its_own():
-    sessions = Sessions(workers=1, most=6, most_per_client=3)
-    others = sessions.create("pikachu", {"n": "7"}, owner="10.0.0.2")
-    mine = [sessions.create("pikachu", {"n": "7"}, owner="10.0.0.1") for _ in range(3)]
-    sessions.get(mine[0].id)  # used: the least recently used of mine is now mine[1]
-    fourth = sessions.create("pikachu", {"n": "7"}, owner="10.0.0.1")
-    with pytest.raises(SessionError):
-        sessions.get(mine[1].id)
-    for kept in (others, mine[0], mine[2], fourth):
+def test_a_full_server_closes_its_least_recently_used_game_and_locks_nobody_out():
+    """50 games from each of 10 visitors fill a server of 500: an 11th visitor still gets a
+    game, and the game closed for it is the one least recently used, whoever made it."""
+    sessions = Sessions(workers=1, most=500)
+    games = [sessions.create("pikachu", {"n": "7"}) for _ in range(10 * 50)]
+    sessions.get(games[0].id)  # used: the least recently used is now games[1]
+    newcomer = sessions.create("pikachu", {"n": "7"})
+    assert len(sessions) == 500
+    with pytest.raises(SessionError) as closed:
+        sessions.get(games[1].id)
+    assert closed.value.status == 404
+    for kept in (games[0], games[2], games[-1], newcomer):
         assert sessions.get(kept.id) is kept
-    assert len(sessions) == 4
 
 
-def test_a_full_server_refuses_new_games_rather_than_ending_others():
-    sessions = Sessions(workers=1, most=4, most_per_client=3)
-    games = [sessions.create("pikachu", {}, owner=f"10.0.0.{k}") for k in range(4)]
+def test_a_thinking_game_is_not_closed_and_only_a_server_of_thinking_games_refuses():
+    sessions = Sessions(workers=1, most=3)
+    games = [sessions.create("pikachu", {}) for _ in range(3)]
+    for game in games:
+        game.stop = np.zeros(1, dtype=np.int64)  # as while its search runs
     with pytest.raises(SessionError) as refused:
-        sessions.create("pikachu", {}, owner="10.0.0.9")
+        sessions.create("pikachu", {})
     assert refused.value.status == 503 and "try again" in str(refused.value)
-    assert all(sessions.get(game.id) is game for game in games)
-    sessions.reclaim(now=games[0].last_used + sessions.idle_seconds + 1)  # all idle: closed
-    assert sessions.create("pikachu", {}, owner="10.0.0.9") is not None
+    games[1].stop = None  # its search ended
+    sessions.create("pikachu", {})
+    assert [game.id in sessions._sessions for game in games] == [True, False, True]
+
+
+def nested(depth: int) -> bytes:
+    return b'{"a": ' + b"[" * depth + b"]" * depth + b"}"
+
+
+@pytest.mark.parametrize("path", ["/api/sebastian/advise", "/api/games/pikachu/sessions",
+                                  "/api/classify"])
+def test_json_nested_a_thousand_deep_is_a_400(client, path):
+    response = client.post(path, content=nested(1000),
+                           headers={"Content-Type": "application/json"})
+    assert response.status_code == 400, response.text  # refused, not a 500
+
+
+def test_a_body_over_the_limit_is_a_413_declared_or_streamed(client):
+    big = b'{"move": "' + b"x" * (BODY_LIMIT + 10) + b'"}'
+    declared = client.post("/api/sebastian/advise", content=big,
+                           headers={"Content-Type": "application/json"})
+    assert declared.status_code == 413, declared.text
+    assert declared.json()["detail"] == f"request body too large: at most {BODY_LIMIT // 1024} KB"
+    sent = []
+
+    def chunks():  # no Content-Length: the body is counted as it streams
+        for _ in range(40):
+            sent.append(1)
+            yield b" " * (256 * 1024)
+
+    streamed = client.post("/api/sebastian/advise", content=chunks(),
+                           headers={"Content-Type": "application/json"})
+    assert streamed.status_code == 413, streamed.text
+    view = new(client, n=7)  # and a body under the limit is read as before
+    moved = client.post(f"/api/sessions/{view['id']}/move",
+                        json={"move": view["moves"][0]["text"]})
+    assert moved.status_code == 200

@@ -238,3 +238,138 @@ def test_a_port_in_use_is_one_line_and_exit_2():
     assert result.returncode == 2, result.stderr
     assert result.stderr.splitlines() == [
         f"aviary serve: cannot listen on 127.0.0.1:{port}: Address already in use"]
+
+
+def engine_processes(server: Server) -> list[int]:
+    """The server's engine processes (not multiprocessing's resource tracker)."""
+    found = []
+    for pid in server.members():
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if pid != server.process.pid and b"resource_tracker" not in command:
+            found.append(pid)
+    return found
+
+
+def think(port: int, session_id: str, seconds: float, on_thought=None) -> dict:
+    """Ask the engine to move in `session_id`; its last message (moved, dropped or error)."""
+    from websockets.sync.client import connect
+
+    with connect(f"ws://127.0.0.1:{port}/api/sessions/{session_id}/think") as ws:
+        ws.send(json.dumps({"type": "go", "seconds": seconds}))
+        while (message := json.loads(ws.recv(timeout=120)))["type"] == "thought":
+            if on_thought is not None:
+                on_thought()
+                on_thought = None
+        return message
+
+
+def new_game(port: int, body: bytes = b'{"options": {"n": 7}}') -> str:
+    status, answer = request(port, "POST", "/api/games/pikachu/sessions", body)
+    assert status == 201, answer
+    return json.loads(answer)["id"]
+
+
+@pytest.mark.slow
+def test_a_killed_engine_process_is_replaced_and_the_engine_answers_again(server):
+    """kill -9 of an engine process while it searches: that search is tried once more and
+    answers; then kill -9 of an idle one: a new game's engine answers within 5 s; the
+    server's log says each time that it replaced the engine processes."""
+    pytest.importorskip("websockets")
+    server.wait_for_workers()
+    play_a_search(server.port)  # the engines are loaded, as on a server in use
+    victims = engine_processes(server)
+    assert len(victims) == 2, victims
+
+    def kill_one() -> None:
+        for pid in victims:
+            os.kill(pid, signal.SIGKILL)
+            break
+
+    answer = think(server.port, new_game(server.port), 2.0, on_thought=kill_one)
+    assert answer["type"] == "moved", answer  # the same request, answered by a new process
+    deadline = time.monotonic() + 60
+    while len(fresh := engine_processes(server)) < 2 or set(fresh) & set(victims):
+        assert time.monotonic() < deadline, (fresh, victims)
+        time.sleep(0.1)
+    think(server.port, new_game(server.port), 0.2)  # the new processes have loaded the engine
+    os.kill(fresh[0], signal.SIGKILL)  # an idle one this time
+    time.sleep(0.5)
+    asked = time.monotonic()
+    answer = think(server.port, new_game(server.port), 0.5)
+    answered = time.monotonic() - asked
+    assert answer["type"] == "moved", answer
+    print(f"a new game's engine answered {answered:.2f} s after the kill")
+    assert answered < 30.0, answered  # the bar is 5 s (docs/web.md); a busy machine may lag
+    code, err = server.stop(signal.SIGTERM)
+    replaced = [line for line in err.splitlines() if "replaced the engine processes" in line]
+    assert len(replaced) == 2, err
+    assert f"engine process {fresh[0]} (killed by SIGKILL) died" in replaced[1], err
+    assert "Traceback" not in err, err
+
+
+@pytest.mark.slow
+def test_a_10_mb_body_is_refused_before_it_is_read(server):
+    """The 413 comes back while only a kilobyte of the declared 10 MB has been sent."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=60) as client:
+        client.sendall(b"POST /api/sebastian/advise HTTP/1.1\r\nHost: localhost\r\n"
+                       b"Content-Type: application/json\r\n"
+                       b"Content-Length: 10485760\r\n\r\n" + b"[" * 1024)
+        answer = b""
+        while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+            chunk = client.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 413 "), answer
+    assert b"request body too large" in answer, answer
+
+
+def post_at_once(port: int, path: str, bodies: list[bytes]) -> list[int]:
+    """POST each body to `path` at the same moment, each on its own connection; the statuses."""
+    connections = [http.client.HTTPConnection("127.0.0.1", port, timeout=60) for _ in bodies]
+    for connection in connections:
+        connection.connect()
+    ready = threading.Barrier(len(bodies))
+    statuses: list[int] = [0] * len(bodies)
+
+    def post(index: int) -> None:
+        ready.wait()
+        connections[index].request("POST", path, body=bodies[index],
+                                   headers={"Content-Type": "application/json"})
+        statuses[index] = connections[index].getresponse().status
+
+    threads = [threading.Thread(target=post, args=(i,)) for i in range(len(bodies))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    for connection in connections:
+        connection.close()
+    return statuses
+
+
+@pytest.mark.slow
+def test_two_posts_of_one_move_at_once_apply_once(server):
+    """Against the engine (the page says which sides people play) and two people at one
+    board (the page sends the ply the move was chosen at): of two posts of the same move
+    at once one applies, the other is a 409, and no side ever moves twice in a row."""
+    for humans, with_ply in (([0], False), ([0, 1], True)):
+        body = json.dumps({"options": {"n": 7}, "humans": humans}).encode()
+        session = new_game(server.port, body)
+        path = f"/api/sessions/{session}/move"
+        for _ in range(6 if with_ply else 1):
+            view = json.loads(request(server.port, "GET", f"/api/sessions/{session}")[1])
+            move = {"move": view["moves"][0]["text"]}
+            if with_ply:
+                move["ply"] = len(view["history"])
+            statuses = post_at_once(server.port, path, [json.dumps(move).encode()] * 2)
+            assert sorted(statuses) == [200, 409], statuses
+        history = json.loads(request(server.port, "GET", f"/api/sessions/{session}")[1])["history"]
+        movers = [ply["mover"] for ply in history]
+        assert movers == [0, 1, 0, 1, 0, 1][:len(movers)] and movers, movers
+    status, answer = request(server.port, "POST", path, json.dumps(move).encode())
+    assert status == 409 and "moved on" in json.loads(answer)["detail"], answer
+

@@ -24,10 +24,73 @@ from pydantic import BaseModel, Field
 
 from aviary.games import registry
 from aviary.web.config import AppConfig
+from aviary.web.review import REVIEW_NODES
 from aviary.web.sessions import GameSession, SessionError, Sessions, Thought
 
 STATIC = Path(__file__).parent / "static"
 TOOL_PAGES = ("classify", "horizon", "arena")
+BODY_LIMIT = 2 * 1024 * 1024  # bytes of a request body (the photo upload has its own limit)
+STREAMED_ROUTES = ("/api/horizon/photos",)  # routes that read and limit their own body
+
+
+class LimitBodies:
+    """Refuse a request body over `limit` bytes with 413 before it is read.
+
+    A declared Content-Length over the limit is answered at once, the body unread; a
+    body streamed without one (chunked) is counted as it arrives, and once past the
+    limit the route is told the client left, and its answer is replaced by the 413.
+    Without this a 100 MB JSON body was read whole, and parsed, before any route saw it.
+    """
+
+    def __init__(self, app: Any, limit: int = BODY_LIMIT) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"] in STREAMED_ROUTES:
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.limit:
+            await self._refuse(send)
+            return
+        received, over, answered = 0, False, False
+
+        async def counted() -> Any:
+            nonlocal received, over
+            if over:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    over = True
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def replaced(message: Any) -> None:
+            nonlocal answered
+            if not over:
+                await send(message)
+            elif not answered:
+                answered = True
+                await self._refuse(send)
+
+        try:
+            await self.app(scope, counted, replaced)
+        except Exception:
+            if not over:
+                raise  # a route that reads its body may take the "disconnect" as an error
+        if over and not answered:
+            await self._refuse(send)
+
+    async def _refuse(self, send: Any) -> None:
+        body = json.dumps({"detail": f"request body too large: at most "
+                                     f"{self.limit // 1024} KB"}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})
 
 
 class NewGame(BaseModel):
@@ -39,10 +102,16 @@ class NewGame(BaseModel):
     moves: list[str] | None = None  # a recorded game's plies, replayed
     resigned: int | None = None
     ending: str = "resigned"  # or "time" (their clock ran out) or "agreed" (a draw)
+    humans: list[int] | None = None  # the sides people play (the engine the others)
 
 
 class MoveRequest(BaseModel):
     move: str
+    ply: int | None = None  # the plies played when the move was chosen: it applies once
+
+
+class SidesRequest(BaseModel):
+    humans: list[int] | None
 
 
 class UndoRequest(BaseModel):
@@ -56,6 +125,15 @@ class ResignRequest(BaseModel):
 
 class HintRequest(BaseModel):
     seconds: float = 0.5
+
+
+class DrawRequest(BaseModel):
+    player: int
+    seconds: float = 0.5  # the engine's search before it answers
+
+
+class ReviewRequest(BaseModel):
+    nodes: int = REVIEW_NODES  # searched in each position
 
 
 class PositionRequest(BaseModel):
@@ -84,6 +162,7 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
             sessions.shutdown()
 
     app = FastAPI(title="aviary", lifespan=lifespan)
+    app.add_middleware(LimitBodies)
     app.state.sessions = sessions
     app.state.config = config
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -131,14 +210,13 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
         return _describe(_board_spec(name))
 
     @app.post("/api/games/{name}/sessions", status_code=201)
-    async def new_session(name: str, request: NewGame, http: Request) -> dict[str, Any]:
-        owner = http.client.host if http.client is not None else ""
+    async def new_session(name: str, request: NewGame) -> dict[str, Any]:
 
         def create() -> dict[str, Any]:  # a large board or a long record: off the event loop
             return sessions.create(name, request.options, request.board, request.player,
-                                   request.max_plies, request.seed, owner=owner,
+                                   request.max_plies, request.seed,
                                    moves=request.moves, resigned=request.resigned,
-                                   ending=request.ending).view()
+                                   ending=request.ending, humans=request.humans).view()
 
         return await asyncio.get_running_loop().run_in_executor(sessions.pool, create)
 
@@ -149,7 +227,14 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
     @app.post("/api/sessions/{session_id}/move")
     async def move(session_id: str, request: MoveRequest) -> dict[str, Any]:
         session = sessions.get(session_id)
-        session.play(request.move)
+        session.play(request.move, request.ply)
+        return session.view()
+
+    @app.post("/api/sessions/{session_id}/sides")
+    async def sides(session_id: str, request: SidesRequest) -> dict[str, Any]:
+        """Which sides people play: a person's move for the engine's side is refused."""
+        session = sessions.get(session_id)
+        session.set_humans(request.humans)
         return session.view()
 
     @app.post("/api/sessions/{session_id}/undo")
@@ -181,6 +266,24 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
         shown = next((m for m in found["moves"] if m["text"] == move), None)
         return {"move": move, "start": None if shown is None else shown["start"],
                 "end": None if shown is None else shown["end"]}
+
+    @app.post("/api/sessions/{session_id}/draw")
+    async def draw(session_id: str, request: DrawRequest) -> dict[str, Any]:
+        """`player` offers a draw: people agree, the engine only when it is behind."""
+        session = sessions.get(session_id)
+        if not 0 < request.seconds <= 10:
+            raise HTTPException(400, "the engine weighs a draw above 0 and at most 10 seconds")
+        answer = await sessions.offer_draw(session, request.player, request.seconds)
+        return {**answer, "view": session.view()}
+
+    @app.post("/api/sessions/{session_id}/review", status_code=202)
+    async def start_review(session_id: str, request: ReviewRequest) -> dict[str, Any]:
+        """Grade every ply of the game, in an engine process: poll /api/reviews/ID."""
+        return sessions.start_review(sessions.get(session_id), request.nodes).view()
+
+    @app.get("/api/reviews/{review_id}")
+    async def get_review(review_id: str) -> dict[str, Any]:
+        return sessions.get_review(review_id).view()
 
     @app.post("/api/sessions/{session_id}/position")
     async def position(session_id: str, request: PositionRequest) -> dict[str, Any]:
@@ -234,6 +337,8 @@ def _add_game_page(app: FastAPI, spec: registry.GameSpec, sessions: Sessions) ->
             body = await request.json()
         except ValueError:
             raise HTTPException(400, "the request body must be JSON") from None
+        except RecursionError:
+            raise HTTPException(400, "the request body is JSON nested too deeply") from None
         if not isinstance(body, dict):
             raise HTTPException(400, "the request body must be a JSON object")
         actions = _page_module(spec).ACTIONS

@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +33,7 @@ from aviary.games.base import Game, IllegalMove, Outcome
 from aviary.games.match import Match
 from aviary.games.registry import GameSpec
 from aviary.search.clock import Deadline
-from aviary.web import boards
+from aviary.web import boards, review
 from aviary.web.workers import ProcessSearches, Thought
 
 MOVE_LIMIT_REASON = "move-limit"
@@ -43,6 +44,7 @@ MOST_REPLAYED = 5000  # plies a new session replays from a page's record
 LATENESS_DECAY = 0.8  # per search: how fast a late search is forgotten
 MAX_LATENESS = 0.3  # the most a search plans to end early for lateness
 OUTLIER = 1.0  # later than this is not the machine's load (a first compile): not learnt
+DRAW_MARGIN = 50  # the engine takes a draw only this far behind (a hundred: a piece or pawn)
 
 
 class SessionError(Exception):
@@ -80,10 +82,10 @@ class GameSession:
     stop: np.ndarray | None = None  # the running search's flag
     version: int = 0  # bumped by every change of position
     searched: float = 0.0  # seconds the last search ran in its worker
-    owner: str = ""  # the client's address: a client's many games end only its own
     origin: tuple[str, str] | None = None  # (board, player) set by hand, else the start
     resigned: int | None = None  # the player who resigned (or whose clock ran out)
     ending: str = RESIGNED_REASON
+    humans: frozenset[int] | None = None  # the sides people play; None: no check
 
     @property
     def state(self) -> Any:
@@ -129,12 +131,25 @@ class GameSession:
         self.match.play_chances(self.rng)
         self._list_new_plies()
 
-    def play(self, text: str) -> None:
-        """Play the move written `text` for the side to move; SessionError if it cannot be."""
+    def play(self, text: str, ply: int | None = None, engine: bool = False) -> None:
+        """Play the move written `text` for the side to move; SessionError if it cannot be.
+
+        A person's move (not `engine`) is refused with 409 when the engine plays the side
+        to move (`humans`), and, given `ply` (the plies the page had seen), when the game
+        has moved on since: a second post of the same move, a double click or two
+        inputs at once apply once, and no side moves twice in a row by mistake.
+        """
         if self.thinking:
             raise SessionError(409, "the engine is thinking; press 'move now' or wait")
         if self.outcome() is not None:
             raise SessionError(409, "the game is over")
+        if ply is not None and ply != len(self.plies):
+            raise SessionError(409, f"the game has moved on: {len(self.plies)} plies played, "
+                                    f"the move was meant for ply {ply + 1}")
+        mover = self.game.to_move(self.state)
+        if not engine and self.humans is not None and mover not in self.humans:
+            raise SessionError(409, f"it is the engine's turn ({self.game.labels[mover]} "
+                                    "to move), not yours")
         try:
             move = self.game.parse_move(self.state, text)
         except IllegalMove as error:
@@ -143,6 +158,12 @@ class GameSession:
         self.match.play(move)
         self._list_new_plies()
         self._play_chance()
+
+    def set_humans(self, humans: list[int] | None) -> None:
+        """The sides people play (None: any request may move either side)."""
+        if humans is not None and not set(humans) <= {0, 1}:
+            raise SessionError(400, "humans lists the sides people play: 0, 1 or both")
+        self.humans = None if humans is None else frozenset(humans)
 
     def replay(self, texts: list[str]) -> None:
         """Play the plies written `texts` (chance events too) from the current position."""
@@ -195,6 +216,11 @@ class GameSession:
             state = self.game.parse(board.strip(), player.strip())
         except (ValueError, KeyError, IndexError) as error:
             raise SessionError(400, f"not a {self.spec.name} position: {error}") from None
+        over = self.game.outcome(state)
+        if over is not None:  # nothing to play: most likely a mistyped board
+            raise SessionError(400, f"that {self.spec.name} position is already over "
+                                    f"({boards.outcome_text(self.game, over)}): "
+                                    "set one where the game goes on")
         self.cancel()
         self.match.restart(state)
         self.plies = []
@@ -247,6 +273,7 @@ class GameSession:
             "decisions": self.decisions(),
             "max_plies": self.max_plies,
             "thinking": self.thinking,
+            "humans": None if self.humans is None else sorted(self.humans),
         }
 
 
@@ -257,28 +284,34 @@ class Sessions:
     """
 
     def __init__(self, workers: int = 8, idle_seconds: float = 1800.0,
-                 most: int = 500, most_per_client: int = 50) -> None:
+                 most: int = 500) -> None:
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="aviary-tools")
         self.workers = workers
         self._searches: ProcessSearches | None = None
         self.idle_seconds = idle_seconds
-        self.most, self.most_per_client = most, most_per_client
+        self.most = most
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()  # `create` runs off the event loop, in `pool`
         self.lateness = 0.0  # seconds searches have lately come back past their deadline
+        self._reviews: dict[str, review.Review] = {}  # oldest first
 
     def __len__(self) -> int:
         return len(self._sessions)
 
     def create(self, name: str, options: dict[str, Any], board: str | None = None,
                player: str | None = None, max_plies: int = 0,
-               seed: int | None = None, owner: str = "", moves: list[str] | None = None,
-               resigned: int | None = None, ending: str = RESIGNED_REASON) -> GameSession:
+               seed: int | None = None, moves: list[str] | None = None,
+               resigned: int | None = None, ending: str = RESIGNED_REASON,
+               humans: list[int] | None = None) -> GameSession:
         """A new game; with `moves`, the game a page recorded: its plies (chance events
-        included) replayed from the start or from `board`, and who `resigned`, if anyone.
-        A client (`owner`) with `most_per_client` games open loses its own least recently
-        used one; when `most` games are open in all, idle ones are closed and, if none is
-        idle, 503: nobody's game is ended by someone else's."""
+        included) replayed from the start or from `board`, and who `resigned`, if anyone;
+        `humans`: the sides people play.
+
+        With `most` games open, the least recently used one, whoever made it, is closed
+        (one not thinking): a session is only a cache of the game its page keeps, and a
+        page whose session was closed makes it again from its record at its next move.
+        So nobody is locked out, and addresses do not matter (behind a proxy all share
+        one)."""
         if name not in registry.GAMES or registry.GAMES[name].game is None:
             known = ", ".join(spec.name for spec in registry.board_games())
             raise SessionError(404, f"unknown board game {name!r}; known: {known}")
@@ -290,7 +323,8 @@ class Sessions:
         except ValueError as error:
             raise SessionError(400, str(error)) from None
         session = GameSession(secrets.token_urlsafe(12), spec, game, Match(game),
-                              max_plies=max_plies, rng=random.Random(seed), owner=owner)
+                              max_plies=max_plies, rng=random.Random(seed))
+        session.set_humans(humans)
         if board is not None:
             session.set_position(board, player if player is not None else game.labels[0],
                                  chance=moves is None)
@@ -302,12 +336,14 @@ class Sessions:
             session.resign(resigned, ending)
         with self._lock:
             self.reclaim()
-            own = [s for s in self._sessions.values() if s.owner == owner]
-            if len(own) >= self.most_per_client:
-                self.close(min(own, key=lambda s: s.last_used).id)
-            elif len(self._sessions) >= self.most:
-                raise SessionError(503, f"the server has {self.most} games open; "
-                                        "try again when some have ended")
+            idle = [s for s in self._sessions.values() if not s.thinking]
+            if len(self._sessions) >= self.most and idle:
+                for closed in sorted(idle, key=lambda s: s.last_used)[
+                        :len(self._sessions) - self.most + 1]:
+                    self.close(closed.id)
+            if len(self._sessions) >= self.most:
+                raise SessionError(503, f"the server's {self.most} games are all thinking; "
+                                        "try again in a few seconds")
             self._sessions[session.id] = session
         return session
 
@@ -363,6 +399,9 @@ class Sessions:
             raise SessionError(409, "the engine is already thinking")
         if session.outcome() is not None:
             raise SessionError(409, "the game is over")
+        mover = session.game.to_move(session.state)
+        if play and session.humans is not None and mover in session.humans:
+            raise SessionError(409, "it is your turn, not the engine's")
         if not seconds > 0 or seconds > 600:
             raise SessionError(400, "seconds per move must be above 0 and at most 600")
         version = session.version
@@ -377,31 +416,43 @@ class Sessions:
             loop.call_soon_threadsafe(thoughts.put_nowait,
                                       None if thought is None else Thought(**thought))
 
-        future, stop = self.searches.start(
-            spec, spec.main_engine, tuple(sorted(game.settings.items())), game.encode(state),
-            [game.encode(before) for before in session.match.history],
-            Deadline(called, called + seconds).sooner(margin), heard)
-        session.stop = stop
-        done = asyncio.wrap_future(future)
-
-        def failed(finished: asyncio.Future[Any]) -> None:
-            # a worker that fails or dies sends no last report: its failure ends the wait
-            if finished.cancelled() or finished.exception() is not None:
-                thoughts.put_nowait(None)
-
-        done.add_done_callback(failed)
         last: Thought | None = None
-        try:
-            while (thought := await thoughts.get()) is not None:
-                last = thought
-                await report(thought)
-            text, session.searched = await done
-            stop_pressed = bool(stop[0])
-        finally:
-            if not future.done():
-                stop[0] = 1
-            if session.stop is stop:
-                session.stop = None
+        for attempt in (1, 2):  # a search whose engine process died is tried once more
+            future, stop = self.searches.start(
+                spec, spec.main_engine, tuple(sorted(game.settings.items())),
+                game.encode(state), [game.encode(before) for before in session.match.history],
+                Deadline(called, called + seconds).sooner(margin) if attempt == 1
+                else Deadline.after(seconds), heard)
+            session.stop = stop
+            done = asyncio.wrap_future(future)
+
+            def failed(finished: asyncio.Future[Any]) -> None:
+                # a worker that fails or dies sends no last report: its failure ends the wait
+                if finished.cancelled() or finished.exception() is not None:
+                    thoughts.put_nowait(None)
+
+            done.add_done_callback(failed)
+            try:
+                while (thought := await thoughts.get()) is not None:
+                    last = thought
+                    await report(thought)
+                text, session.searched = await done
+                stop_pressed = bool(stop[0])
+            except BrokenProcessPool:
+                if attempt == 2:
+                    raise
+                self.searches.replace(future.pool)  # type: ignore[attr-defined]
+                if session.version != version:  # nobody waits for this answer any more
+                    return None
+                while not thoughts.empty():  # a last word that raced the failure
+                    thoughts.get_nowait()
+                continue
+            finally:
+                if not future.done():
+                    stop[0] = 1
+                if session.stop is stop:
+                    session.stop = None
+            break
         move = None if text is None else game.parse_move(state, text)
         if session.version != version or move is None:
             return None
@@ -409,7 +460,7 @@ class Sessions:
         if not play:
             return text
         mover = game.to_move(state)
-        session.play(text)
+        session.play(text, engine=True)
         if last is not None:
             ply = next(ply for ply in reversed(session.plies) if not ply.chance)
             sign = 1 if mover == 0 else -1  # the search scores for the side to move
@@ -418,6 +469,80 @@ class Sessions:
         if not stop_pressed:
             self._learn_lateness(time.monotonic() - called - (seconds - margin))
         return text
+
+    def start_review(self, session: GameSession,
+                     nodes: int = review.REVIEW_NODES) -> review.Review:
+        """Grade every ply of the session's game in an engine process (`review.py`); the
+        review fills in as it runs: read it with `get_review`."""
+        if not session.plies:
+            raise SessionError(400, "no moves to review yet")
+        if not 100 <= nodes <= 1_000_000:
+            raise SessionError(400, "a review searches 100 to 1,000,000 nodes a position")
+        game, spec = session.game, session.spec
+        states = list(session.match.states)
+        texts = [ply.text for ply in session.plies]
+        chance = [ply.chance for ply in session.plies]
+        found = review.Review(secrets.token_urlsafe(9), total=len(states))
+        self._reviews[found.id] = found
+        while len(self._reviews) > review.KEPT:
+            del self._reviews[next(iter(self._reviews))]
+
+        def heard(progress: dict[str, Any] | None) -> None:  # on the reports' reader thread
+            if progress is not None:
+                found.done = max(found.done, int(progress["done"]))
+
+        def graded(finished: Any) -> None:  # on the pool's thread, once the searches are done
+            try:
+                found.plies, found.values = review.grade_plies(
+                    game, states, texts, chance, finished.result())
+                found.done = found.total
+            except Exception as error:  # a dead process, or a bug: say so, do not hang
+                found.error = f"the review failed: {type(error).__name__}: {error}"
+            found.finished = True
+
+        self.searches.review(spec, spec.main_engine, tuple(sorted(game.settings.items())),
+                             [game.encode(state) for state in states], nodes,
+                             heard).add_done_callback(graded)
+        return found
+
+    def get_review(self, review_id: str) -> review.Review:
+        found = self._reviews.get(review_id)
+        if found is None:
+            raise SessionError(404, f"no review {review_id!r}")
+        return found
+
+    async def offer_draw(self, session: GameSession, player: int,
+                         seconds: float = 0.5) -> dict[str, Any]:
+        """`player` offers a draw. People always agree (no engine side); the engine searches
+        the position for `seconds` and agrees only when its evaluation says it is behind
+        (by `DRAW_MARGIN` or a loss found): an even game, or one it is winning, goes on.
+        {"accepted", "score", "mate_in"} (the engine's point of view; None: no engine)."""
+        if player not in (0, 1):
+            raise SessionError(400, "player must be 0 or 1")
+        if session.outcome() is not None:
+            raise SessionError(409, "the game is over")
+        engines = set() if session.humans is None else {0, 1} - session.humans
+        if player in engines:
+            raise SessionError(409, "that side is the engine's: it offers no draws")
+        if not engines:
+            session.resign(player, AGREED_REASON)
+            return {"accepted": True, "score": None, "mate_in": None}
+        engine = engines.pop()
+        mover = session.game.to_move(session.state)
+        heard: list[Thought] = []
+
+        async def keep(thought: Thought) -> None:
+            heard.append(thought)
+
+        if await self.think(session, seconds, keep, play=False) is None or not heard:
+            raise SessionError(409, "the position changed while the engine weighed the draw")
+        sign = 1 if mover == engine else -1  # the search scores for the side to move
+        score = sign * heard[-1].score
+        mate_in = None if heard[-1].mate_in is None else sign * heard[-1].mate_in
+        accepted = mate_in < 0 if mate_in is not None else score <= -DRAW_MARGIN
+        if accepted:
+            session.resign(player, AGREED_REASON)
+        return {"accepted": accepted, "score": score, "mate_in": mate_in}
 
     def _learn_lateness(self, late: float) -> None:
         """Remember how late a search came back (a decaying maximum): the next ones plan for it."""

@@ -15,7 +15,8 @@ a slot for "move now", undo or a closed tab, and the search polls it. The array 
 anonymous shared memory handed to each worker as it starts (nothing named in
 /dev/shm to leak). The workers die with the server (a parent-death signal, so even
 `kill -9` of the server leaves none), ignore Ctrl-C (a terminal sends it to the whole
-group: the server stops them itself), and are ended by `shutdown`.
+group: the server stops them itself), and are ended by `shutdown`. A worker that dies
+on its own is replaced, with the rest of its pool (`ProcessSearches.replace`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -111,29 +113,74 @@ def run_search(search_id: int, slot: int, spec: GameSpec, engine_name: str,
         _reports.put((search_id, None))  # after every report of this search: the last word
 
 
+def run_review(review_id: int, spec: GameSpec, engine_name: str,
+               settings: tuple[tuple[str, Any], ...], positions: list[str],
+               nodes: int) -> list[tuple[str, int, int | None] | None]:
+    """Search each encoded position of a game to `nodes` nodes: per position (the best
+    move's notation, its score and mate_in for the side to move), or None where nobody
+    chooses (a chance event, the game over). Each position done is reported by count."""
+    try:
+        game, engine = _player(spec, engine_name, settings)
+        states = [game.decode(position) for position in positions]
+        found: list[tuple[str, int, int | None] | None] = []
+        for index, state in enumerate(states):
+            if game.is_chance(state) or game.outcome(state) is not None \
+                    or not game.legal_moves(state):
+                found.append(None)
+            else:
+                last: list[Report[Any]] = []
+                move = engine.best_move(state, nodes=nodes, history=states[:index],
+                                        on_report=last.append)
+                score = last[-1].score if last else 0
+                mate_in = last[-1].mate_in if last else None
+                found.append((game.move_text(state, move), score, mate_in))
+            _reports.put((review_id, {"done": index + 1, "total": len(states)}))
+        return found
+    finally:
+        _reports.put((review_id, None))
+
+
 # --- in the server ---------------------------------------------------------------------------
 
 
 class ProcessSearches:
-    """The pool of engine processes, their stop flags and the reader of their reports."""
+    """The pool of engine processes, their stop flags and the reader of their reports.
 
-    def __init__(self, processes: int) -> None:
-        context = multiprocessing.get_context("spawn")  # the server has threads: no fork
-        self._shared = context.RawArray("q", SLOTS)
+    A process that dies (`kill -9`, the out-of-memory killer, a crash in compiled code)
+    breaks Python's whole pool: every later search would fail with BrokenProcessPool.
+    So a broken pool is replaced by a new one (with a new report queue: the dead process
+    may have held the old one's lock), the replacement is logged on stderr, and the
+    search that found the pool broken is tried once more (`Sessions.think`).
+    """
+
+    def __init__(self, processes: int, log: Callable[[str], None] | None = None) -> None:
+        self._context = multiprocessing.get_context("spawn")  # the server has threads: no fork
+        self._shared = self._context.RawArray("q", SLOTS)
         self.flags = np.frombuffer(self._shared, dtype=np.int64)
         self.flags[:] = 0
-        self._reports = context.Queue()
-        self._reports.cancel_join_thread()  # the server only reads it
-        self.pool = ProcessPoolExecutor(processes, mp_context=context,
-                                        initializer=_start_worker,
-                                        initargs=(self._shared, self._reports))
+        self.processes = processes
+        self.log = log or _log
+        self.replaced = 0  # pools replaced after a process died
         self._free = deque(range(SLOTS))  # first in, first out: a slot rests before reuse
-        self._listeners: dict[int, Callable[[dict[str, Any]], None]] = {}
+        self._listeners: dict[int, Callable[[Any], None]] = {}
         self._next_id = 0
         self._closed = False
-        self._reader = threading.Thread(target=self._read, name="aviary-reports", daemon=True)
+        self._replacing = threading.Lock()
+        self._open()
+
+    def _open(self) -> None:
+        """A new pool of processes, its report queue and the queue's reader."""
+        self._reports = self._context.Queue()
+        self._reports.cancel_join_thread()  # the server only reads it
+        self.pool = ProcessPoolExecutor(self.processes, mp_context=self._context,
+                                        initializer=_start_worker,
+                                        initargs=(self._shared, self._reports))
+        self._reader = threading.Thread(target=self._read, args=(self._reports,),
+                                        name="aviary-reports", daemon=True)
         self._reader.start()
-        self._start_processes(processes)
+        self._members: list[Any] = []  # the processes seen (the pool forgets a dead one)
+        self._start_processes(self.processes)
+        self._members = _processes(self.pool)
 
     def _start_processes(self, processes: int) -> None:
         """Start every engine process now, with Ctrl-C ignored from their first instruction.
@@ -151,10 +198,10 @@ class ProcessSearches:
         finally:
             signal.signal(signal.SIGINT, before)
 
-    def _read(self) -> None:
-        while not self._closed:
+    def _read(self, reports: Any) -> None:
+        while not self._closed and reports is self._reports:
             try:
-                search_id, thought = self._reports.get(timeout=0.5)
+                search_id, thought = reports.get(timeout=0.5)
             except queue.Empty:
                 continue
             except (EOFError, OSError, ValueError):
@@ -166,21 +213,54 @@ class ProcessSearches:
             if listener is not None:
                 listener(thought)
 
+    @property
+    def broken(self) -> bool:
+        """Whether a process of the pool died (the pool then refuses every task)."""
+        return bool(getattr(self.pool, "_broken", False))
+
+    def replace(self, broken: ProcessPoolExecutor) -> bool:
+        """Replace the pool `broken` (a process of it died) by a new one; False if it was
+        replaced already (by another search that found it broken)."""
+        with self._replacing:
+            if self._closed or self.pool is not broken:
+                return False
+            ended = [p for p in self._members + _processes(broken) if p.exitcode is not None]
+            # the pool itself terminates the others once one has died
+            dead = [p for p in ended if p.exitcode != -signal.SIGTERM] or ended
+            dead = list({p.pid: f"{p.pid} ({_exit_text(p.exitcode)})" for p in dead}.values())
+            old_reports = self._reports
+            self._end(broken)
+            self._open()
+            old_reports.close()
+            self.replaced += 1
+            self.log(f"aviary serve: engine process {', '.join(dead) or '(unknown)'} died; "
+                     f"replaced the engine processes ({self.processes} new)")
+            return True
+
     def start(self, spec: GameSpec, engine_name: str, settings: tuple[tuple[str, Any], ...],
               position: str, history: list[str], deadline: Deadline,
               listener: Callable[[dict[str, Any]], None]) -> tuple[Future[Any], np.ndarray]:
         """Start a search to return by `deadline` (the monotonic clock is the machine's:
         the worker keeps it as is); (its future, its stop flag). Raises RuntimeError when
-        all slots are taken."""
+        all slots are taken. A pool found broken is replaced first."""
         if not self._free:
             raise RuntimeError("too many searches at once")
+        if self.broken:
+            self.replace(self.pool)
         slot = self._free.popleft()
         self.flags[slot] = 0
         self._next_id += 1
         search_id = self._next_id
         self._listeners[search_id] = listener
-        future = self.pool.submit(run_search, search_id, slot, spec, engine_name, settings,
-                                  position, history, deadline)
+        try:
+            future = self.pool.submit(run_search, search_id, slot, spec, engine_name,
+                                      settings, position, history, deadline)
+        except BrokenProcessPool:  # it broke since the check above
+            self.replace(self.pool)
+            future = self.pool.submit(run_search, search_id, slot, spec, engine_name,
+                                      settings, position, history, deadline)
+        future.pool = self.pool  # type: ignore[attr-defined]  # the pool to replace if it broke
+        self._members = list({id(p): p for p in self._members + _processes(self.pool)}.values())
 
         def release(finished: Future[Any]) -> None:
             self._free.append(slot)  # the worker polls it no more
@@ -190,21 +270,39 @@ class ProcessSearches:
         future.add_done_callback(release)
         return future, self.flags[slot:slot + 1]
 
+    def review(self, spec: GameSpec, engine_name: str, settings: tuple[tuple[str, Any], ...],
+               positions: list[str], nodes: int,
+               listener: Callable[[dict[str, Any] | None], None]) -> Future[Any]:
+        """Search every position of a game to `nodes` nodes in one engine process
+        (`run_review`); `listener` hears the positions done as they are."""
+        if self.broken:
+            self.replace(self.pool)
+        self._next_id += 1
+        review_id = self._next_id
+        self._listeners[review_id] = listener
+        future = self.pool.submit(run_review, review_id, spec, engine_name, settings,
+                                  positions, nodes)
+
+        def forget(finished: Future[Any]) -> None:
+            if finished.cancelled() or finished.exception() is not None:
+                self._listeners.pop(review_id, None)
+
+        future.add_done_callback(forget)
+        return future
+
     def warm(self, spec: GameSpec, engine_name: str,
              settings: tuple[tuple[str, Any], ...]) -> Future[Any]:
         return self.pool.submit(warm, spec, engine_name, settings)
 
-    def shutdown(self, wait: float = 5.0) -> None:
-        """Stop every search and end the engine processes (within `wait` seconds, then kill).
+    def _end(self, pool: ProcessPoolExecutor, wait: float = 5.0) -> None:
+        """End `pool`'s processes (within `wait` seconds, then kill).
 
         A worker may be busy for a minute (compiling an engine at start): it is not
         waited for but terminated; `_processes` is private, but the only way before
         Python 3.14's `terminate_workers()`.
         """
-        self._closed = True
-        self.flags[:] = 1
-        processes = list((getattr(self.pool, "_processes", None) or {}).values())
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        processes = _processes(pool)
+        pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             with contextlib.suppress(Exception):
                 process.terminate()
@@ -215,8 +313,29 @@ class ProcessSearches:
                 if process.is_alive():
                     process.kill()
                     process.join(1.0)
+
+    def shutdown(self, wait: float = 5.0) -> None:
+        """Stop every search and end the engine processes."""
+        self._closed = True
+        self.flags[:] = 1
+        self._end(self.pool, wait)
         self._reader.join(1.0)
         self._reports.close()
+
+
+def _processes(pool: ProcessPoolExecutor) -> list[Any]:
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def _exit_text(code: int) -> str:
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            return f"killed by {signal.Signals(-code).name}"
+    return f"exit status {code}"
+
+
+def _log(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 # --- the search itself -------------------------------------------------------------------

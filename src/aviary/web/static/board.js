@@ -22,6 +22,13 @@ let drag = null;        // {from, x, y, moved, piece} while a piece is dragged
 let settings = {};      // the game's options as the session was made with
 let clock = null;        // {left: [s, s], increment, turn, since} when a time control is set
 let hinting = false;    // a hint is being searched: the board waits for it
+let moving = false;     // a person's move is on its way to the server
+let offline = false;    // the server does not answer: the banner shows, calls retry
+let review = null;      // the engine's review of the game: {for, plies, values, ...}
+let reviewing = null;   // the id of a review under way
+let linkProblems = [];  // values in the address the page could not take, said once at start
+const SECONDS = { least: 0.05, most: 600, fallback: 1 };
+let goodSeconds = SECONDS.fallback;  // the last valid "seconds per engine move"
 let drawNote = null;     // the engine's answer to a draw offer
 let keptScores = {};    // "ply:text" -> [score, mate_in] of the engine's moves, kept in the URL
 
@@ -57,13 +64,43 @@ async function start() {
   await newGame({ board: query.get("board"), player: query.get("player"),
                   moves: moves === null ? null : splitMoves(moves),
                   resigned: resigned === null ? null : Number(resigned) });
+  if (linkProblems.length) showError(new Error([...linkProblems, $("error").textContent].join(" ").trim()));
+}
+
+// A value from the address that the option does not allow: why, or null if it is fine.
+function optionProblem(option, text) {
+  if (option.choices.length) return option.choices.includes(text) ? null : `one of ${option.choices.join(", ")}`;
+  if (option.kind === "bool") return ["1", "true", "yes", "on", "0", "false", "no", "off"].includes(text) ? null : "yes or no";
+  if (option.kind === "int") {
+    const number = Number(text);
+    if (text.trim() === "" || !Number.isInteger(number)) return "a whole number";
+    if (option.minimum !== null && number < option.minimum) return `at least ${option.minimum}`;
+    if (option.maximum !== null && number > option.maximum) return `at most ${option.maximum}`;
+  }
+  return null;
+}
+
+function linkValue(name, problem, using) {
+  const text = query.get(name);
+  if (text === null) return null;
+  const why = problem(text);
+  if (why === null) return text;
+  const shown = text === "" ? "is empty" : `= ${JSON.stringify(text.slice(0, 40))} is refused`;
+  linkProblems.push(`The link's ${name} ${shown}: it must be ${why}; ${using}.`);
+  return null;
+}
+
+function secondsProblem(text) {
+  const number = Number(text);
+  return text.trim() !== "" && Number.isFinite(number) && number >= SECONDS.least && number <= SECONDS.most
+    ? null : `from ${SECONDS.least} to ${SECONDS.most} seconds`;
 }
 
 function buildForm() {
   const options = $("options");
   for (const option of info.options) {
     const id = `opt-${option.name}`;
-    const preset = query.get(option.name);
+    const preset = linkValue(option.name, (text) => optionProblem(option, text), `using ${option.default}`);
     let input;
     if (option.choices.length) {
       input = element("select", { id });
@@ -90,12 +127,17 @@ function buildForm() {
   side.append(element("option", { value: "1" }, info.labels[1]));
   side.append(element("option", { value: "both" }, "both sides (no engine)"));
   side.append(element("option", { value: "none" }, "neither: engine against engine"));
-  side.value = query.get("side") ?? "0";
+  side.value = linkValue("side", (text) => ["0", "1", "both", "none"].includes(text) ? null
+    : "0, 1, both or none", `you play ${info.labels[0]}`) ?? "0";
   for (const label of info.labels) $("position-player").append(element("option", { value: label }, label));
-  if (query.get("seconds")) $("seconds").value = query.get("seconds");
-  if (query.get("max_plies")) $("max-plies").value = query.get("max_plies");
-  const control = (query.get("clock") || "").match(/^([\d.]+)\+([\d.]+)$/);
-  if (control) { $("clock-minutes").value = control[1]; $("clock-increment").value = control[2]; }
+  const seconds = linkValue("seconds", secondsProblem, `using ${SECONDS.fallback}`);
+  if (seconds !== null) $("seconds").value = seconds;
+  goodSeconds = Number($("seconds").value);
+  const limit = linkValue("max_plies", (text) => /^\d+$/.test(text) ? null : "0 or a whole number above", "no move limit");
+  if (limit !== null) $("max-plies").value = limit;
+  const control = linkValue("clock", (text) => /^\d+(\.\d+)?\+\d+(\.\d+)?$/.test(text) && Number(text.split("+")[0]) > 0
+    ? null : "MINUTES+SECONDS, such as 5+2", "no clock");
+  if (control !== null) [$("clock-minutes").value, $("clock-increment").value] = control.split("+");
 }
 
 function buildRules() {
@@ -110,7 +152,19 @@ function buildRules() {
 function readSides() {
   const value = $("side").value;
   humans = new Set(value === "both" ? [0, 1] : value === "none" ? [] : [Number(value)]);
-  flipped = value === "1";
+  if (view) ownSideAtBottom();
+}
+
+// Turn the board so that your pieces (the first player's, without one person) start at the
+// bottom: the board text's first row is drawn at the top, wherever the game puts a side.
+function ownSideAtBottom() {
+  const person = humans.size === 1 ? [...humans][0] : 0;
+  const start = view.positions[0];
+  let rows = 0, count = 0;
+  for (let i = 0; i < start.length; i++) {
+    if (view.owners[start[i]] === person) { rows += Math.floor(i / view.cols); count++; }
+  }
+  flipped = count > 0 && rows / count < (view.rows - 1) / 2;
 }
 
 function formOptions() {
@@ -126,7 +180,8 @@ async function newGame({ board = null, player = null, moves = null, resigned = n
   showError(null);
   readSides();
   if (moves === null) keptScores = {};
-  const body = { options: formOptions(), max_plies: Number($("max-plies").value) || 0 };
+  const body = { options: formOptions(), max_plies: Number($("max-plies").value) || 0,
+                 humans: [...humans] };
   if (board) { body.board = board; body.player = player || info.labels[0]; }
   if (moves !== null) body.moves = moves;
   if (resigned !== null && !Number.isNaN(resigned)) {
@@ -137,17 +192,19 @@ async function newGame({ board = null, player = null, moves = null, resigned = n
   try {
     view = await api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`, body);
   } catch (error) {
-    if (moves === null) { failedStart(error); return; }
-    // the record does not replay: say why, and start afresh from the options
+    if (error.status === undefined && previous) { showError(error); return; }  // offline: keep the game
+    if (moves === null && !board) { failedStart(error); return; }
+    // the position or record does not replay: say why, and start afresh from the options
     try {
       view = await api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`,
-                       { options: body.options, max_plies: body.max_plies });
+                       { options: body.options, max_plies: body.max_plies, humans: body.humans });
     } catch (second) { failedStart(second); return; }
-    showError(new Error(`The game in the link could not be replayed (${error.message}); a new game started.`));
+    showError(new Error(`The game in the link could not be ${moves === null ? "set up" : "replayed"} (${error.message}); a new game started.`));
   }
   if (previous && previous.id !== view.id) api("DELETE", `/api/sessions/${previous.id}`).catch(() => {});
   settings = body.options;
-  startClock(moves === null ? null : query.get("left"));
+  ownSideAtBottom();
+  startClock(moves === null ? null : query.get("left"), query.get("at"));
   searching = false;
   selected = null;
   browsing = null;
@@ -192,6 +249,7 @@ function recordQuery() {
   if (clock) {
     params.set("clock", `${$("clock-minutes").value}+${$("clock-increment").value}`);
     params.set("left", clockLeft().map((s) => s.toFixed(1)).join(","));
+    params.set("at", String(Date.now()));
   }
   const scores = [];
   view.history.forEach((ply, i) => {
@@ -275,23 +333,49 @@ function importRecord(text) {
 
 // --- talking to the server -----------------------------------------------------------------
 
-// A session the server no longer has (reclaimed after idling, or a restart) is made again
-// from the record, then the request is tried once more.
+// A request the server did not answer (the network, a restart) is tried again and again,
+// under a "connection lost, reconnecting…" banner, until it is answered. A session the
+// server no longer has (reclaimed after idling, or a restart) is made again from the
+// record, then the request is tried once more.
 async function call(method, path, body) {
   try {
-    return await api(method, `/api/sessions/${view.id}${path}`, body);
+    return await patiently(() => api(method, `/api/sessions/${view.id}${path}`, body));
   } catch (error) {
     if (error.status !== 404) throw error;
     await restore();
-    return await api(method, `/api/sessions/${view.id}${path}`, body);
+    return await patiently(() => api(method, `/api/sessions/${view.id}${path}`, body));
   }
 }
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function patiently(request) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const answer = await request();
+      setOffline(false);
+      return answer;
+    } catch (error) {
+      if (error.status !== undefined) { setOffline(false); throw error; }  // the server answered
+      setOffline(true);
+      await sleep(Math.min(4000, 250 * 2 ** attempt));
+    }
+  }
+}
+
+function setOffline(lost) {
+  if (offline === lost) return;
+  offline = lost;
+  $("connection").hidden = !lost;
+  if (!lost) render();
+}
+
 async function restore() {
-  const body = { options: settings, max_plies: view.max_plies, moves: view.history.map((p) => p.text) };
+  const body = { options: settings, max_plies: view.max_plies, moves: view.history.map((p) => p.text),
+                 humans: [...humans] };
   if (view.origin) { body.board = view.origin.board; body.player = view.origin.player; }
   if (view.resigned !== null) body.resigned = view.resigned;
-  view = await api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`, body);
+  view = await patiently(() => api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`, body));
   searching = false;
   openSocket();
 }
@@ -304,13 +388,12 @@ function openSocket() {
   socketReady = new Promise((resolve) => mine.addEventListener("open", resolve));
   // a dropped connection (network, server restart): connect again, to a session made again
   // from the record if the server lost it, and ask the engine again if it was thinking
+  // (without end: the banner says so meanwhile; a search under way is asked for again)
   mine.addEventListener("close", () => {
     if (mine !== socket) return;
-    if (++reconnects > 5) {
-      showError(new Error("The connection to the server keeps dropping: reload the page to go on."));
-      return;
-    }
-    setTimeout(() => reconnect(mine).catch(showError), 500 * reconnects);
+    reconnects++;
+    if (searching) setOffline(true);
+    setTimeout(() => reconnect(mine).catch(showError), Math.min(4000, 250 * 2 ** Math.min(reconnects, 5)));
   });
   socket.addEventListener("message", (event) => {
     if (mine !== socket) return;
@@ -337,7 +420,7 @@ function openSocket() {
 async function reconnect(lost) {
   if (lost !== socket || !view) return;
   try {
-    view = await api("GET", `/api/sessions/${view.id}`);
+    view = await patiently(() => api("GET", `/api/sessions/${view.id}`));
     openSocket();
   } catch (error) {
     if (error.status !== 404) throw error;
@@ -375,43 +458,69 @@ async function engineTurn() {
   $("thinking").textContent = "";
   render();
   await socketReady;
-  let seconds = Number($("seconds").value) || 1;
+  let seconds = goodSeconds;
   if (clock) seconds = Math.max(0.05, Math.min(seconds, clockLeft()[view.to_move] / 20 + clock.increment / 2));
   socket.send(JSON.stringify({ type: "go", seconds }));
 }
 
 function humanTurn() {
-  return view && !view.outcome && !searching && !hinting && browsing === null && view.to_move >= 0 &&
+  return view && !view.outcome && !searching && !hinting && !moving && browsing === null && view.to_move >= 0 &&
     humans.has(view.to_move);
 }
 
+// A person's move, sent with the ply it was chosen at: a second click or key while it is on
+// its way is not sent, and one the server finds stale (409: the game moved on) only
+// brings the page up to date.
 async function play(text) {
+  if (moving) return;
   showError(null);
   drawNote = null;
   selected = null;
   hint = null;
+  moving = true;
   try {
-    view = await call("POST", "/move", { move: text });
+    view = await call("POST", "/move", { move: text, ply: view.history.length });
   } catch (error) {
-    showError(error);
+    if (error.status === 409) view = await call("GET", "").catch(() => view);
+    else showError(error);
+  } finally {
+    moving = false;
   }
   changed();
 }
 
 // --- clocks --------------------------------------------------------------------------------
 // Each side's time runs while it is to move (the engine's too); a move adds the increment;
-// a side whose time runs out loses on time. The times left are kept in the URL.
+// a side whose time runs out loses on time. The times left are kept in the URL with the
+// moment they were written (`at`), so a reload charges the side to move for the time the
+// page was away; Undo puts the clocks back as they were at the position it returns to.
 
-function startClock(kept) {
+function startClock(kept, at) {
   const minutes = Number($("clock-minutes").value) || 0;
   if (minutes <= 0) { clock = null; showClocks(); return; }
   const full = 60 * minutes;
   let left = [full, full];
   const numbers = (kept || "").split(",").map(Number);
-  if (numbers.length === 2 && numbers.every((n) => Number.isFinite(n) && n >= 0)) left = numbers;
+  if (numbers.length === 2 && numbers.every((n) => Number.isFinite(n) && n >= 0)) {
+    left = numbers;
+    const away = (Date.now() - Number(at)) / 1000;
+    if (at && Number.isFinite(away) && away > 0 && !view.outcome && view.to_move >= 0) {
+      left[view.to_move] = Math.max(0, left[view.to_move] - away);
+    }
+  }
   clock = { left, increment: Number($("clock-increment").value) || 0, turn: null, since: 0,
-            decisions: view.decisions };
+            decisions: view.decisions, marks: { [view.decisions]: [...left] } };
   showClocks();
+}
+
+// After Undo: the clocks as they were when the game was last at this many moves.
+function rewindClock() {
+  if (!clock) return;
+  const mark = clock.marks[view.decisions];
+  if (mark) clock.left = [...mark];
+  for (const key of Object.keys(clock.marks)) if (Number(key) > view.decisions) delete clock.marks[key];
+  clock.turn = null;
+  clock.decisions = view.decisions;
 }
 
 function clockLeft() {
@@ -430,6 +539,7 @@ function passClock() {
     clock.left[clock.turn] = Math.max(0, clock.left[clock.turn] - (now - clock.since) / 1000);
     if (view.decisions > clock.decisions) clock.left[clock.turn] += clock.increment;
   }
+  if (view.decisions !== clock.decisions) clock.marks[view.decisions] = [...clock.left];
   clock.turn = turn;
   clock.since = now;
   clock.decisions = view.decisions;
@@ -520,7 +630,8 @@ function render() {
   if (!view) return;
   const board = $("board");
   const count = view.rows * view.cols;
-  board.style.setProperty("--cols", String(view.cols));
+  $("play").style.setProperty("--cols", String(view.cols));
+  $("play").style.setProperty("--rows", String(view.rows));
   board.style.gridTemplateColumns = `repeat(${view.cols}, var(--cell))`;
   const holes = new Set(view.holes);
   const human = humanTurn();
@@ -553,6 +664,11 @@ function render() {
       if (targets.has(index) && showTargets) { cell.classList.add("target"); parts.push("move here"); }
       if (last && (index === last.start || index === last.end)) { cell.classList.add("last"); parts.push("last move"); }
       if (hint && browsing === null && (index === hint.start || index === hint.end)) cell.classList.add("hinted");
+      const better = reviewedPly(browsing);
+      if (better && better.grade !== "best" && (index === better.best_start || index === better.best_end)) {
+        cell.classList.add("hinted");
+        parts.push("the review's better move");
+      }
       if (char !== "." && char !== "#" && char !== undefined) {
         const owner = view.owners[char];
         const piece = element("div", { class: `piece owner${owner === undefined ? "x" : owner}`, "aria-hidden": "true" }, char);
@@ -579,6 +695,7 @@ function render() {
     : "Arrow keys (with the board or page focused) or a swipe on the board play the moves.";
   renderStatus();
   renderMoveList();
+  renderReview();
   showEval();
   renderGraph();
   board.dataset.thinking = searching ? "yes" : "no";
@@ -586,7 +703,25 @@ function render() {
   board.dataset.turn = humanTurn() ? "human" : view.outcome ? "over" : "engine";
 }
 
+// The pieces each side has lost since the start (a promotion is not a loss: only as many
+// as the side has fewer pieces are shown).
+function renderCaptured() {
+  const box = $("captured");
+  const start = view.positions[0], now = shownBoard();
+  const lines = [];
+  for (const side of [0, 1]) {
+    const count = (board, char) => [...board].filter((c) => c === char).length;
+    const mine = [...new Set(start + now)].filter((c) => view.owners[c] === side);
+    const lost = mine.reduce((total, c) => total + count(start, c) - count(now, c), 0);
+    if (lost <= 0) continue;
+    const chars = mine.flatMap((c) => Array(Math.max(0, count(start, c) - count(now, c))).fill(c)).slice(0, lost);
+    lines.push(`${view.labels[side]} has lost ${lost}: ${chars.join(" ")}`);
+  }
+  box.textContent = lines.length ? `Captured: ${lines.join("; ")}` : "";
+}
+
 function renderStatus() {
+  renderCaptured();
   const who = view.to_move < 0 ? "" : humans.has(view.to_move) ? "you" : "engine";
   let status = view.outcome ? "Game over." :
     `${view.player} to move (${who}${searching ? ", thinking…" : hinting ? ", hint…" : ""}) · move ${view.decisions + 1}` +
@@ -601,6 +736,8 @@ function renderStatus() {
   $("undo").disabled = !view.decisions && view.resigned === null;
   $("hint").disabled = !humanTurn();
   $("resign").disabled = !humanTurn();
+  if (!humanTurn()) confirmResign(false);
+  $("rematch").hidden = !view.outcome;
   $("draw").disabled = !humanTurn();
   $("play-from-here").hidden = browsing === null;
   const boardInput = $("position-board");
@@ -629,6 +766,11 @@ function renderMoveList() {
       ply.text);
     button.addEventListener("click", () => browse(i + 1));
     item.append(" ", button);
+    const graded = reviewedPly(i);
+    if (graded && GRADE_MARKS[graded.grade]) {
+      item.append(element("span", { class: `grade ${graded.grade}`, title: graded.grade }, GRADE_MARKS[graded.grade]));
+      button.setAttribute("aria-label", `${view.labels[ply.mover]} ${ply.text}, ${graded.grade}`);
+    }
   });
   if (hadFocus !== null) {
     const again = list.querySelector(`[data-ply='${hadFocus}']`);
@@ -690,10 +832,17 @@ function showEval() {
 function renderGraph() {
   const svg = $("eval-graph");
   const points = [];
-  view.history.forEach((ply, i) => {
-    const known = plyScore(ply, i);
-    if (known) points.push([i + 1, scoreShare(known.score, known.mate_in)]);
-  });
+  const reviewed = currentReview();
+  if (reviewed) {
+    reviewed.values.forEach((value, i) => {
+      if (value !== null) points.push([i, scoreShare(Math.max(-2000, Math.min(2000, value)), null)]);
+    });
+  } else {
+    view.history.forEach((ply, i) => {
+      const known = plyScore(ply, i);
+      if (known) points.push([i + 1, scoreShare(known.score, known.mate_in)]);
+    });
+  }
   const total = Math.max(2, view.history.length);
   const x = (ply) => (6 + 288 * ply / total).toFixed(1);  // inside a 6-unit margin
   const y = (share) => (76 - 72 * share).toFixed(1);
@@ -705,9 +854,77 @@ function renderGraph() {
   }
   if (browsing !== null) inner += `<line x1="${x(browsing)}" y1="0" x2="${x(browsing)}" y2="80" stroke="#b35900" stroke-width="1.5"/>`;
   svg.innerHTML = inner;
-  svg.setAttribute("aria-label", `evaluation graph of the engine's ${points.length} scored moves; up is good for ${view.labels[0]}`);
-  $("eval-legend").textContent = `Up: good for ${view.labels[0]}; down: good for ${view.labels[1]}. One point per engine move, its search's score.`;
+  svg.setAttribute("aria-label", `evaluation graph of ${reviewed ? "the review's" : "the engine's"} ${points.length} scored positions; up is good for ${view.labels[0]}`);
+  $("eval-legend").textContent = `Up: good for ${view.labels[0]}; down: good for ${view.labels[1]}. ` +
+    (reviewed ? "One point per position of the game, as the review scored it." : "One point per engine move, its search's score.");
 }
+
+// --- the review: every ply graded by the engine -------------------------------------------------
+// The server searches every position to a fixed node budget in an engine process; the page
+// polls its progress, then marks each ply (best, good, inaccuracy, mistake, blunder) and
+// shows the better move on the board at the position before a ply that lost evaluation.
+
+const GRADE_MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+function currentReview() {
+  return review && review.finished && !review.error && review.for === plyTokens().join(" ") ? review : null;
+}
+
+function reviewedPly(index) {
+  const reviewed = currentReview();
+  if (!reviewed || index === null) return null;
+  return reviewed.plies.find((ply) => ply.ply === index) || null;
+}
+
+function pawns(value) {
+  if (Math.abs(value) >= 50000) return value > 0 ? "a win" : "a loss";
+  return `${value >= 0 ? "+" : "−"}${(Math.abs(value) / 100).toFixed(1)}`;
+}
+
+function renderReview() {
+  $("review").disabled = reviewing !== null || !view.history.some((ply) => !ply.chance);
+  const list = $("review-list");
+  list.innerHTML = "";
+  const reviewed = currentReview();
+  if (!reviewed) {
+    if (!reviewing && review && review.for !== plyTokens().join(" ")) $("review-status").textContent = "";
+    return;
+  }
+  const counts = {};
+  for (const ply of reviewed.plies) {
+    counts[ply.grade] = (counts[ply.grade] || 0) + 1;
+    const number = view.history.slice(0, ply.ply + 1).filter((p) => !p.chance && p.mover === 0).length || 1;
+    const text = `${number}${ply.mover === 0 ? "." : "…"} ${ply.text}: ${ply.grade}` +
+      (ply.grade === "best" ? "" : ` (lost ${pawns(ply.loss).replace("+", "")}); better ${ply.best}`);
+    const button = element("button", { type: "button", class: `row-button review-ply ${ply.grade}`,
+      "data-ply": String(ply.ply) }, text);
+    button.addEventListener("click", () => browse(ply.ply));
+    list.append(element("li", {}, button));
+  }
+  $("review-status").textContent = `Reviewed: ${reviewed.plies.length} moves, ` +
+    ["best", "good", "inaccuracy", "mistake", "blunder"].filter((g) => counts[g]).map((g) => `${counts[g]} ${g}`).join(", ") +
+    ". Click a move to see the position before it and the better move (dashed frame).";
+}
+
+$("review").addEventListener("click", async () => {
+  if (!view || reviewing) return;
+  showError(null);
+  const forPlies = plyTokens().join(" ");
+  try {
+    let found = await call("POST", "/review", {});
+    reviewing = found.id;
+    render();
+    while (!found.finished) {
+      $("review-status").textContent = `Reviewing… ${found.done} of ${found.total} positions searched`;
+      await sleep(300);
+      found = await patiently(() => api("GET", `/api/reviews/${reviewing}`));
+    }
+    if (found.error) throw new Error(found.error);
+    review = { ...found, for: forPlies };
+  } catch (error) { showError(error); $("review-status").textContent = ""; }
+  reviewing = null;
+  render();
+});
 
 // --- input: pointer (click, tap, drag, swipe) and keys -------------------------------------
 
@@ -800,8 +1017,23 @@ $("new-game-form").addEventListener("submit", (event) => {
   if (!info) return;
   newGame().catch(showError);
 });
-$("side").addEventListener("change", () => { if (!view) return; readSides(); changed(); });
-$("seconds").addEventListener("change", updateAddress);
+$("side").addEventListener("change", async () => {
+  if (!view) return;
+  readSides();
+  try { view = await call("POST", "/sides", { humans: [...humans] }); } catch (error) { showError(error); }
+  changed();
+});
+// A value out of range is refused where it is typed: said beside the field, and the last
+// good one is kept (the engine is never sent a time it would refuse).
+$("seconds").addEventListener("change", () => {
+  const input = $("seconds");
+  const why = secondsProblem(input.value);
+  input.setAttribute("aria-invalid", why ? "true" : "false");
+  $("seconds-error").textContent = why ? `Seconds per engine move must be ${why}; still ${goodSeconds}.` : "";
+  if (why) input.value = String(goodSeconds);
+  else goodSeconds = Number(input.value);
+  updateAddress();
+});
 $("move-now").addEventListener("click", () => {
   if (searching && socket) socket.send(JSON.stringify({ type: "stop" }));
 });
@@ -826,6 +1058,7 @@ $("undo").addEventListener("click", async () => {
   if (!count) return;
   try {
     view = await call("POST", "/undo", { count });
+    rewindClock();
     selected = null;
     hint = null;
     liveScore = null;
@@ -840,36 +1073,46 @@ $("hint").addEventListener("click", async () => {
   render();
   $("hint-text").textContent = "Searching for a hint…";
   try {
-    const seconds = Math.min(0.5, Number($("seconds").value) || 0.5);
+    const seconds = Math.min(0.5, goodSeconds);
     hint = await call("POST", "/hint", { seconds });
   } catch (error) { showError(error); hint = null; }
   hinting = false;
   render();
 });
+// Resign asks once more: the first click turns the button into "Really resign?" for a few
+// seconds, the second gives the game up.
+let resignTimer = null;
+function confirmResign(asking) {
+  clearTimeout(resignTimer);
+  $("resign").dataset.confirm = asking ? "yes" : "no";
+  $("resign").textContent = asking ? "Really resign?" : "Resign";
+  if (asking) resignTimer = setTimeout(() => confirmResign(false), 5000);
+}
 $("resign").addEventListener("click", async () => {
   if (!humanTurn()) return;
+  if ($("resign").dataset.confirm !== "yes") { confirmResign(true); return; }
+  confirmResign(false);
   showError(null);
   try { view = await call("POST", "/resign", { player: view.to_move }); } catch (error) { showError(error); }
   changed();
 });
-// The engine accepts a draw when its last score is not in its own favour; people always do.
+// People always agree to a draw; the engine weighs the position (half a second) and takes
+// the draw only when its evaluation says it is behind.
 $("draw").addEventListener("click", async () => {
   if (!humanTurn()) return;
   showError(null);
-  const player = view.to_move;
-  const engines = [0, 1].filter((side) => !humans.has(side));
-  if (engines.length) {
-    const known = knownScore();
-    const forEngine = known === null ? null : (engines[0] === 0 ? 1 : -1) *
-      (known.mate_in !== null ? Math.sign(known.mate_in) * 1e9 : known.score);
-    if (forEngine === null || forEngine > 0) {
-      drawNote = forEngine === null ? "The engine declines the draw: it has not searched yet."
-        : "The engine declines the draw: it scores the game in its favour.";
-      render();
-      return;
-    }
-  }
-  try { view = await call("POST", "/resign", { player, reason: "agreed" }); } catch (error) { showError(error); }
+  hint = null;
+  hinting = true;
+  drawNote = "The engine weighs the draw offer…";
+  render();
+  try {
+    const answer = await call("POST", "/draw", { player: view.to_move });
+    view = answer.view;
+    drawNote = answer.accepted ? null : answer.mate_in !== null
+      ? `The engine declines the draw: it sees a win in ${answer.mate_in}.`
+      : `The engine declines the draw: its evaluation is ${answer.score >= 0 ? "+" : ""}${answer.score} for itself, not behind.`;
+  } catch (error) { drawNote = null; showError(error); }
+  hinting = false;
   changed();
 });
 $("flip").addEventListener("click", () => { if (!view) return; flipped = !flipped; render(); showClocks(); });
@@ -882,7 +1125,7 @@ $("play-from-here").addEventListener("click", async () => {
   const count = view.history.slice(browsing).filter((p) => !p.chance).length;
   browsing = null;
   if (!count) return changed();
-  try { view = await call("POST", "/undo", { count }); } catch (error) { showError(error); }
+  try { view = await call("POST", "/undo", { count }); rewindClock(); } catch (error) { showError(error); }
   changed();
 });
 $("paste").addEventListener("click", async () => {
@@ -903,6 +1146,20 @@ $("copy").addEventListener("click", async () => {
   input.value = view.board;
   try { await navigator.clipboard.writeText(view.board); }
   catch { input.select(); document.execCommand("copy"); }
+});
+$("rematch").addEventListener("click", () => { if (info) newGame().catch(showError); });
+$("copy-link").addEventListener("click", async () => {
+  if (!view) return;
+  updateAddress();
+  try {
+    await navigator.clipboard.writeText(location.href);
+    $("copy-link-note").textContent = "Link copied.";
+  } catch {
+    $("record-text").value = location.href;
+    $("record-text").select();
+    $("copy-link-note").textContent = "The link is in the box below: copy it from there.";
+  }
+  setTimeout(() => { $("copy-link-note").textContent = ""; }, 4000);
 });
 $("export").addEventListener("click", () => { if (view) $("record-text").value = exportRecord(); });
 $("import").addEventListener("click", () => {
