@@ -32,12 +32,14 @@ def register_a_sixth_game(package: Path) -> None:
     registry.write_text(text.replace(END_OF_GAMES, entry + END_OF_GAMES))
 
 
-def test_registering_a_sixth_game_leaves_every_figure_current(package_copy):
+def test_registering_a_sixth_game_leaves_every_figure_as_it_was(package_copy):
+    """Every figure's fingerprint is the same with the sixth game registered, so a current
+    figure stays current (and a stale one stale: its code changed, not the registry)."""
     register_a_sixth_game(package_copy)
     assert MATCHES
+    assert any(status(match) == "current" for match in MATCHES)  # some figure to keep
     for match in MATCHES:
         config = match.config
-        assert status(match) == "current", match.path.name
         here = provenance.code_fingerprint(config.game, config.player_specs)
         after = provenance.code_fingerprint(config.game, config.player_specs, package_copy)
         assert after == here, match.path.name
