@@ -293,21 +293,27 @@ class _LocalWorkers:
             news = self._read(worker)
             if news is not None:
                 yield news
-        now = time.monotonic()
         for worker in self.busy():
-            if not worker.process.is_alive() or now > worker.due:
-                hung = worker.process.is_alive()
-                code = worker.process.exitcode
-                why = ("its game worker made no progress for "
-                       f"{now - worker.due + WATCHDOG_MARGIN:.0f} s (stopped or hung)" if hung
-                       else f"its game worker died ({_exit_text(code)})")
-                if worker.mover is None:
-                    raise GamesFailed(f"a game worker failed before its game began: {why}")
-                lost = self.lost_game(worker, why)
-                self.replace(worker)
-                yield lost
-            # a worker that died between games is simply replaced
-        for worker in self.idle():
+            if worker.process.is_alive() and time.monotonic() <= worker.due:
+                continue
+            # What it sent before it died or while we were busy (storing a game) comes first.
+            news = self._read(worker)
+            if news is not None:
+                yield news
+                continue
+            now = time.monotonic()
+            if worker.process.is_alive() and now <= worker.due:
+                continue
+            hung = worker.process.is_alive()
+            why = ("its game worker made no progress for "
+                   f"{now - worker.due + WATCHDOG_MARGIN:.0f} s (stopped or hung)" if hung
+                   else f"its game worker died ({_exit_text(worker.process.exitcode)})")
+            if worker.mover is None:
+                raise GamesFailed(f"a game worker failed before its game began: {why}")
+            lost = self.lost_game(worker, why)
+            self.replace(worker)
+            yield lost
+        for worker in self.idle():  # a worker that died between games is simply replaced
             if not worker.process.is_alive():
                 self.replace(worker)
 
