@@ -75,7 +75,8 @@ def _parser() -> ArgumentParser:
     run.add_argument("--time", type=float, default=1.0, help="seconds per move (default 1)")
     run.add_argument("--games", type=int, help="total games (default: one pair per pairing)")
     run.add_argument("--mode", choices=MODES, default="round-robin",
-                     help="round-robin, or gauntlet: the first player against each other one")
+                     help="round-robin; gauntlet: the first player against each other one; "
+                          "ladder: each player against the two on either side of it")
     run.add_argument("--grace", type=float, default=0.25,
                      help="seconds past --time before a program is killed (start-up; 0.25)")
     run.add_argument("--max-plies", type=int, default=200, help="draw after this many plies")
@@ -163,7 +164,7 @@ def _sprt(text: str | None, players: int) -> tuple[float, float, float, float] |
 
 
 def _config(a: argparse.Namespace) -> Config:
-    options = _options(a.option, a.n)
+    options = parse_options(a.option, a.n)
     game = make_game(a.game, options)
     for name, value, low in (("--time", a.time, 0.0), ("--grace", a.grace, -1e-12)):
         if not (value > low and math.isfinite(value)):  # inf would never cut a program off
@@ -188,7 +189,7 @@ def _config(a: argparse.Namespace) -> Config:
         raise UsageError("--opening-plies and --memory must not be negative")
     if a.processes < 4:  # the sandbox's own two processes, the program, a child
         raise UsageError(f"--processes must be at least 4, got {a.processes}")
-    _check_sandbox(a.sandbox, specs)
+    check_sandbox(a.sandbox, specs)
     openings = _read_openings(game, a.openings) if a.openings is not None else ()
     if not openings:
         _check_openings(game, a.opening_plies, a.seed)
@@ -202,7 +203,7 @@ def _config(a: argparse.Namespace) -> Config:
     )
 
 
-def _check_sandbox(sandbox: str, specs: list[PlayerSpec]) -> None:
+def check_sandbox(sandbox: str, specs: list[PlayerSpec]) -> None:
     """Before any game: the sandbox runs here, and each program's folder can be copied."""
     if sandbox == "none" or all(spec.in_process for spec in specs):
         return
@@ -219,7 +220,7 @@ def _check_sandbox(sandbox: str, specs: list[PlayerSpec]) -> None:
             raise UsageError(f"player {spec.name}: {problem}")
 
 
-def _options(pairs: list[str], n: str | None) -> dict[str, str]:
+def parse_options(pairs: list[str], n: str | None) -> dict[str, str]:
     """`--option NAME=VALUE` pairs (and the `--n` shortcut) as a name -> text mapping."""
     try:
         options = option_pairs(pairs)
@@ -272,7 +273,7 @@ def _check_openings(game: Game, plies: int, seed: int) -> None:
                          f"{plies} plies; use fewer")
 
 
-def _check_backend(backend: str, jobs: int, address: str | None) -> None:
+def check_backend(backend: str, jobs: int, address: str | None) -> None:
     """Before the database is touched (`run` and `resume`): `--jobs`, and a Ray cluster that
     does not answer, each one line."""
     if jobs < 1:
@@ -288,7 +289,7 @@ def _check_backend(backend: str, jobs: int, address: str | None) -> None:
             runner.check_address(address)
 
 
-def _lock(db: Path) -> IO[bytes]:
+def lock_database(db: Path) -> IO[bytes]:
     """Hold an exclusive flock on the database: two arenas on one file would race for slots.
 
     SQLite locks with fcntl, which is independent of flock on Linux, so this does not get
@@ -304,7 +305,7 @@ def _lock(db: Path) -> IO[bytes]:
 
 
 def _play(store: Store, jobs: int, backend: str, address: str | None) -> int:
-    lock = _lock(store.path)
+    lock = lock_database(store.path)
     try:
         return _play_locked(store, jobs, backend, address)
     finally:
@@ -357,18 +358,18 @@ def main(argv: list[str]) -> int:
 def _command(args: argparse.Namespace) -> int:
     if args.command == "run":
         config = _config(args)
-        _check_backend(args.backend, args.jobs, args.address)
+        check_backend(args.backend, args.jobs, args.address)
         with Store(args.db) as store:
             store.create(config)
             return _play(store, args.jobs, args.backend, args.address)
     if args.command == "resume":
-        _check_backend(args.backend, args.jobs, args.address)
+        check_backend(args.backend, args.jobs, args.address)
         with Store(args.db, must_exist=True) as store:
             config = store.config()
             game = config.make_game()
             for spec in config.players:
                 check(spec, game)
-            _check_sandbox(config.sandbox, config.players)
+            check_sandbox(config.sandbox, config.players)
             return _play(store, args.jobs, args.backend, args.address)
     if args.command == "report":
         for path in (args.csv, args.json):  # all checked before the table is printed

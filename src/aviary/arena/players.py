@@ -271,10 +271,42 @@ def build_engine(spec: str, game: Game) -> Engine:
     if unknown:
         raise UsageError(f"{spec!r}: engines take {', '.join(f'{key}=' for key in ENGINE_SETTINGS)}"
                          f" not {sorted(unknown)}")
-    return make_engine(game, name, _int_param(params, "depth"), _int_param(params, "nodes"))
+    if "seed" in params and "random" not in params:
+        raise UsageError(f"{spec!r}: seed= goes with random= (the engine itself draws nothing)")
+    engine = make_engine(game, name, _int_param(params, "depth"), _int_param(params, "nodes"))
+    share = _share_param(params, "random")
+    return engine if not share else diluted(engine, game, share, params.get("seed"))
 
 
-ENGINE_SETTINGS = ("time", "depth", "nodes")
+# `random=P`: a random legal move instead of the engine's, with probability P (the ladder's
+# weaker levels, `aviary.arena.ladder`); `seed=` seeds those draws
+ENGINE_SETTINGS = ("time", "depth", "nodes", "random", "seed")
+
+
+def diluted(engine: Engine, game: Game, share: float, seed: str | None = None) -> Engine:
+    """`engine`, except that a share of its moves (drawn move by move) are uniformly random
+    legal ones: a strength between the engine's and the random mover's that does not
+    depend on the machine (the ladder's weak levels)."""
+    rng = random.Random(seed)
+
+    def engine_or_random(state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
+        if rng.random() < share:
+            return rng.choice(sorted(game.answers(state)))
+        return engine(state, seconds, history)
+
+    return engine_or_random
+
+
+def _share_param(params: dict[str, str], key: str) -> float | None:
+    if key not in params:
+        return None
+    try:
+        value = float(params[key])
+    except ValueError:
+        raise UsageError(f"{key}={params[key]!r} must be a share from 0 to 1") from None
+    if not 0 <= value <= 1:
+        raise UsageError(f"{key} must be a share from 0 to 1, got {params[key]}")
+    return value
 
 
 def own_seconds(spec: str) -> float | None:

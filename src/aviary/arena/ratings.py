@@ -433,3 +433,166 @@ def bradley_terry(names: Sequence[str], games: Sequence[tuple[str, str, float]],
     ratings -= ratings.mean()
     margins = Z95 * np.sqrt(np.clip(np.diag(covariance), 0, None))
     return {name: Rating(float(ratings[i]), float(margins[i])) for name, i in index.items()}
+
+
+# Fixed scales: a ladder of reference players, and a player placed on it ---------------------
+
+def _anchored_fit(size: int, a: np.ndarray, b: np.ndarray, s: np.ndarray, w: np.ndarray,
+                  anchor: int, prior_sd: float) -> np.ndarray:
+    """Bradley-Terry maximum likelihood (weights `w` per game) with player `anchor` held at 0
+    and a weak prior on the others' ratings (a player who won every game stays finite)."""
+    free = [i for i in range(size) if i != anchor]
+    ratings = np.zeros(size)
+    precision = 1 / prior_sd**2
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-_K * (ratings[a] - ratings[b])))
+        g = w * _K * (s - p)
+        gradient = -precision * ratings + np.bincount(a, g, size) - np.bincount(b, g, size)
+        h = w * _K**2 * p * (1 - p)
+        hessian = -precision * np.eye(size)
+        np.add.at(hessian, (a, a), -h)
+        np.add.at(hessian, (b, b), -h)
+        np.add.at(hessian, (a, b), h)
+        np.add.at(hessian, (b, a), h)
+        step = np.linalg.solve(hessian[np.ix_(free, free)], gradient[free])
+        ratings[free] -= step
+        if np.max(np.abs(step)) < 1e-6:
+            break
+    return ratings
+
+
+@dataclass(frozen=True)
+class ScaleRating:
+    """A rating on a fixed scale with its 95% interval (the anchor's is 0, 0, 0)."""
+
+    elo: float
+    low: float
+    high: float
+
+    @property
+    def margin(self) -> float:
+        return (self.high - self.low) / 2
+
+
+def anchored_fits(names: Sequence[str], pairs: Sequence[Sequence[tuple[str, str, float]]],
+                  anchor: str, resamples: int = 300, seed: int = 1, prior_sd: float = 2000.0
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Every player's Elo with `anchor` at 0, from colour-swapped pairs of games (each
+    pair a sequence of (a, b, a's score)), and `resamples` refits on pairs drawn with
+    replacement within each pairing (rows of the second array), for intervals.
+
+    Pairs, not games, are resampled (as the pentanomial model counts them), so an opening
+    that favours one side is not taken for luck."""
+    index = {name: i for i, name in enumerate(names)}
+    by_pairing: dict[tuple[int, ...], list[Sequence[tuple[str, str, float]]]] = {}
+    for pair in pairs:
+        key = tuple(sorted((index[pair[0][0]], index[pair[0][1]])))
+        by_pairing.setdefault(key, []).append(pair)
+    groups = list(by_pairing.values())
+    flat = [[(index[a], index[b], s) for a, b, s in pair] for group in groups for pair in group]
+    starts = np.cumsum([0, *(len(group) for group in groups)])
+
+    def fit(chosen: Sequence[int]) -> np.ndarray:
+        games = [game for pick in chosen for game in flat[pick]]
+        a = np.array([game[0] for game in games], dtype=np.intp)
+        b = np.array([game[1] for game in games], dtype=np.intp)
+        s = np.array([game[2] for game in games], dtype=float)
+        return _anchored_fit(len(names), a, b, s, np.ones(len(s)), index[anchor], prior_sd)
+
+    centre = fit(range(len(flat)))
+    rng = np.random.default_rng(seed)
+    draws = [fit(np.concatenate([rng.integers(start, end, end - start)
+                                 for start, end in zip(starts[:-1], starts[1:], strict=True)]))
+             for _ in range(resamples)]
+    return centre, np.array(draws).reshape(len(draws), len(names))
+
+
+def anchored_ratings(names: Sequence[str], pairs: Sequence[Sequence[tuple[str, str, float]]],
+                     anchor: str, resamples: int = 300, seed: int = 1
+                     ) -> dict[str, ScaleRating]:
+    """`anchored_fits` as ratings with 95% intervals. The intervals are against the
+    anchor, so they widen up a ladder: a level's includes every step below it."""
+    centre, draws = anchored_fits(names, pairs, anchor, resamples, seed)
+    low = np.percentile(draws, 2.5, axis=0) if resamples else centre
+    high = np.percentile(draws, 97.5, axis=0) if resamples else centre
+    return {name: ScaleRating(float(centre[i]), float(min(low[i], centre[i])),
+                              float(max(high[i], centre[i])))
+            for i, name in enumerate(names)}
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A player's Elo on a fixed scale from its games against players of known Elo, with
+    its 95% interval; None where the games set no bound (won or lost every game)."""
+
+    elo: float | None
+    low: float | None
+    high: float | None
+
+    @property
+    def margin(self) -> float | None:
+        """Half the interval's width; None while it is open on a side."""
+        if self.low is None or self.high is None:
+            return None
+        return (self.high - self.low) / 2
+
+    def __str__(self) -> str:
+        if self.elo is not None and self.low is not None and self.high is not None:
+            return f"{self.elo:+.0f} [{self.low:+.0f}, {self.high:+.0f}]"
+        if self.low is not None:
+            return f"above {self.low:+.0f}"
+        if self.high is not None:
+            return f"below {self.high:+.0f}"
+        return "no games"
+
+
+_EDGE = 4000.0  # Elo beyond every ladder: where a placement stops looking
+
+
+def place(games: Sequence[tuple[float, float]]) -> Placement:
+    """The Elo that best explains scores `games` = (opponent's Elo, score 0..1), by maximum
+    likelihood (draws as half a win), and the profile-likelihood 95% interval: every Elo
+    whose likelihood is within 1.92 log units of the best. A player who won every game has
+    only a lower bound (and no point estimate), one who lost every game an upper one."""
+    if not games:
+        return Placement(None, None, None)
+    opponents = np.array([game[0] for game in games], dtype=float)
+    scores = np.array([game[1] for game in games], dtype=float)
+
+    def loglik(elo: float) -> float:
+        p = 1 / (1 + np.exp(-_K * (elo - opponents)))
+        p = np.clip(p, 1e-300, 1 - 1e-16)
+        return float(np.sum(scores * np.log(p) + (1 - scores) * np.log1p(-p)))
+
+    low_edge, high_edge = float(opponents.min()) - _EDGE, float(opponents.max()) + _EDGE
+    all_won, all_lost = bool(np.all(scores == 1)), bool(np.all(scores == 0))
+    if all_won or all_lost:
+        best_elo, best = None, 0.0  # the likelihood rises to 1 towards the open side
+    else:
+        left, right = low_edge, high_edge  # the log likelihood is concave: golden section
+        ratio = (math.sqrt(5) - 1) / 2
+        for _ in range(100):
+            x1, x2 = right - ratio * (right - left), left + ratio * (right - left)
+            if loglik(x1) < loglik(x2):
+                left = x1
+            else:
+                right = x2
+        best_elo = (left + right) / 2
+        best = loglik(best_elo)
+    cut = best - Z95**2 / 2
+
+    def crossing(inside: float, outside: float) -> float:
+        for _ in range(60):
+            middle = (inside + outside) / 2
+            if loglik(middle) >= cut:
+                inside = middle
+            else:
+                outside = middle
+        return (inside + outside) / 2
+
+    if all_won:
+        return Placement(None, crossing(high_edge, low_edge), None)
+    if all_lost:
+        return Placement(None, None, crossing(low_edge, high_edge))
+    assert best_elo is not None
+    return Placement(best_elo, crossing(best_elo, low_edge), crossing(best_elo, high_edge))

@@ -144,8 +144,8 @@ def _jails_from_json(text: str) -> dict[str, Jail]:
 
 @cache
 def _prepared(config_json: str, jails_json: str = "{}"
-              ) -> tuple[Config, Game, dict[str, Player], list[Slot]]:
-    """Game, players and plan, built once per worker process and configuration."""
+              ) -> tuple[Config, Game, dict[str, Player]]:
+    """Game and players, built once per worker process and configuration."""
     become_subreaper()
     if threading.current_thread() is threading.main_thread():  # a Ray worker: Ctrl-C is ours
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -155,17 +155,17 @@ def _prepared(config_json: str, jails_json: str = "{}"
     players = {spec.name: make_player(spec, game, config.grace, config.memory_mb,
                                       jails.get(spec.name))
                for spec in config.players}
-    return config, game, players, plan(config)
+    return config, game, players
 
 
-def play_slot(config_json: str, index: int, jails_json: str = "{}",
+def play_slot(config_json: str, slot: Slot, jails_json: str = "{}",
               on_turn: TurnWatcher | None = None) -> GameRecord:
-    """Play planned game `index` of the tournament described by `config_json`, each
-    external player in its jail (`jails_json`; none: unisolated)."""
-    config, game, players, slots = _prepared(config_json, jails_json)
-    slot = slots[index]
+    """Play game `slot` of the tournament described by `config_json`, each external
+    player in its jail (`jails_json`; none: unisolated). The arena sends the slot whole:
+    a worker never needs the plan, which a schedule may still be making (`aviary grade`)."""
+    config, game, players = _prepared(config_json, jails_json)
     start_text = opening(game, config, slot.round)
-    record = GameRecord(slot=index, first=slot.first, second=slot.second, opening=start_text,
+    record = GameRecord(slot=slot.index, first=slot.first, second=slot.second, opening=start_text,
                         code=provenance.code_fingerprint(config.game, config.player_specs))
     start = time.monotonic()
     chance = random.Random(f"{config.seed}:{slot.round}:chance")  # the same for both colours
@@ -198,7 +198,7 @@ def _worker_main(conn: connection.Connection, arena: int) -> None:
             return
         if task is None:
             return
-        config_json, jails_json, index = task
+        config_json, jails_json, slot = task
         sent = 0
 
         def on_turn(record: GameRecord, mover: int, seconds: float) -> None:
@@ -207,7 +207,7 @@ def _worker_main(conn: connection.Connection, arena: int) -> None:
             sent = len(record.moves)
 
         try:
-            record = play_slot(config_json, index, jails_json, on_turn)
+            record = play_slot(config_json, slot, jails_json, on_turn)
         except Exception:
             conn.send(("error", traceback.format_exc()))
             continue
@@ -220,7 +220,7 @@ class _Worker:
 
     process: BaseProcess
     conn: connection.Connection
-    slot: int | None = None
+    slot: Slot | None = None
     moves: list[Any] = field(default_factory=list)
     mover: int | None = None
     due: float = 0.0  # when the worker counts as hung without a message
@@ -261,10 +261,10 @@ class _LocalWorkers:
     def busy(self) -> list[_Worker]:
         return [worker for worker in self.workers if worker.slot is not None]
 
-    def send(self, worker: _Worker, index: int) -> None:
-        worker.slot, worker.moves, worker.mover = index, [], None
+    def send(self, worker: _Worker, slot: Slot) -> None:
+        worker.slot, worker.moves, worker.mover = slot, [], None
         worker.due = time.monotonic() + PREPARE_SECONDS
-        worker.conn.send((self.config_json, self.jails_json, index))
+        worker.conn.send((self.config_json, self.jails_json, slot))
 
     def replace(self, worker: _Worker) -> None:
         worker.kill()
@@ -273,9 +273,9 @@ class _LocalWorkers:
     def lost_game(self, worker: _Worker, why: str) -> GameRecord:
         """The game `worker` was playing, lost by the player whose move was running."""
         assert worker.slot is not None and worker.mover is not None
-        slot = plan(self.config)[worker.slot]
+        slot = worker.slot
         names = (slot.first, slot.second)
-        record = GameRecord(slot=worker.slot, first=slot.first, second=slot.second,
+        record = GameRecord(slot=slot.index, first=slot.first, second=slot.second,
                             opening=opening(self.config.make_game(), self.config, slot.round),
                             moves=list(worker.moves),
                             code=provenance.code_fingerprint(self.config.game,
@@ -349,16 +349,52 @@ def _exit_text(code: int | None) -> str:
 
 
 # ---- backends: iterate over finished games as they complete -----------------------------------
-def local_games(config_json: str, indices: list[int], jobs: int, stop: StopSignals,
+class Schedule:
+    """What to play next: a fixed list of slots (`arena run`), or a subclass that decides
+    as results come in (`aviary grade`'s staircase). `next` is asked whenever a worker is
+    free (None: nothing to start now); `played` hears of every stored game first."""
+
+    def __init__(self, slots: list[Slot]) -> None:
+        self.slots = list(slots)
+
+    def next(self) -> Slot | None:
+        return self.slots.pop(0) if self.slots else None
+
+    def played(self, record: GameRecord) -> None:
+        pass
+
+    def most_at_once(self) -> int:
+        """How many games could ever be in flight at once (no idle workers are started)."""
+        return len(self.slots)
+
+
+class _Rounds(Schedule):
+    """A schedule that remembers each handed-out slot's round until its game is stored."""
+
+    def __init__(self, inner: Schedule) -> None:
+        super().__init__([])
+        self.inner, self.rounds = inner, dict[int, int]()
+
+    def next(self) -> Slot | None:
+        slot = self.inner.next()
+        if slot is not None:
+            self.rounds[slot.index] = slot.round
+        return slot
+
+
+def local_games(config_json: str, schedule: Schedule, jobs: int, stop: StopSignals,
                 jails_json: str = "{}") -> Iterator[GameRecord]:
     workers = _LocalWorkers(jobs, config_json, jails_json)
     stop.abort = workers.kill_all
-    queue = list(indices)
     try:
-        while (queue or workers.busy()) and not stop.requested:
+        while not stop.requested:
             for worker in workers.idle():
-                if queue:
-                    workers.send(worker, queue.pop(0))
+                slot = schedule.next()
+                if slot is None:
+                    break
+                workers.send(worker, slot)
+            if not workers.busy():
+                break  # nothing in flight and nothing to start: the schedule is done
             yield from workers.step(stop.POLL)
         if stop.requested:
             # Abandon the games in progress; every game that had finished was stored.
@@ -368,7 +404,7 @@ def local_games(config_json: str, indices: list[int], jobs: int, stop: StopSigna
         workers.kill_all()
 
 
-def ray_games(config_json: str, indices: list[int], jobs: int, address: str | None,
+def ray_games(config_json: str, schedule: Schedule, jobs: int, address: str | None,
               stop: StopSignals, jails_json: str = "{}") -> Iterator[GameRecord]:
     """The same games as Ray tasks (one CPU each), at most `jobs` in flight."""
     try:
@@ -383,12 +419,16 @@ def ray_games(config_json: str, indices: list[int], jobs: int, address: str | No
         else:
             ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
     task = ray.remote(num_cpus=1, max_retries=0)(_ray_slot)
-    queue: list[int] = list(indices)
     in_flight: list[Any] = []
     try:
-        while (queue or in_flight) and not stop.requested:
-            while queue and len(in_flight) < jobs:
-                in_flight.append(task.remote(config_json, queue.pop(0), jails_json))
+        while not stop.requested:
+            while len(in_flight) < jobs:
+                slot = schedule.next()
+                if slot is None:
+                    break
+                in_flight.append(task.remote(config_json, slot, jails_json))
+            if not in_flight:
+                break
             done, in_flight = ray.wait(in_flight, num_returns=1, timeout=stop.POLL)
             for ref in done:
                 try:
@@ -412,8 +452,8 @@ def ray_games(config_json: str, indices: list[int], jobs: int, address: str | No
             ray.shutdown()
 
 
-def _ray_slot(config_json: str, index: int, jails_json: str) -> GameRecord:
-    return play_slot(config_json, index, jails_json)
+def _ray_slot(config_json: str, slot: Slot, jails_json: str) -> GameRecord:
+    return play_slot(config_json, slot, jails_json)
 
 
 def check_address(address: str, seconds: float = 5.0) -> None:
@@ -475,37 +515,49 @@ def plan_sandbox(config: Config, db: Path) -> dict[str, Jail]:
 
 def run(store: Store, *, jobs: int, backend: str = "local", address: str | None = None,
         on_game: Callable[[GameRecord], None] | None = None,
-        stop: StopSignals | None = None) -> int:
-    """Play every planned game the database lacks; returns how many were played now.
+        stop: StopSignals | None = None, schedule: Schedule | None = None,
+        until: Callable[[Store], str | None] | None = None) -> int:
+    """Play every planned game the database lacks (or what `schedule` hands out); returns
+    how many were played now. `until` may end the run early: it is asked after each
+    stored game, and what it says is stored as why the run stopped (an SPRT's decision
+    always is).
 
     With `stop` (entered), a signal ends the run by `Interrupted` after storing every
     finished game."""
     stop = stop or StopSignals()
     config = store.config()
-    if sprt_decision(store, config) is not None:
+
+    def stopped() -> str | None:
+        decision = sprt_decision(store, config)
+        if decision is not None:
+            return f"SPRT accepted {decision}"
+        return until(store) if until is not None else None
+
+    if stopped() is not None:
         return 0
-    todo = remaining(store, config)
-    if not todo:
+    if schedule is None:
+        schedule = Schedule(remaining(store, config))
+    jobs = min(jobs, schedule.most_at_once())  # `jobs` >= 1 (the command checks it)
+    if jobs == 0:
         return 0
-    rounds = {slot.index: slot.round for slot in todo}
-    indices = [slot.index for slot in todo]
-    jobs = min(jobs, len(indices))  # `jobs` >= 1 (the command checks it); no idle workers
+    planned = _Rounds(schedule)
     text = config.to_json()
     jails = jails_to_json(plan_sandbox(config, store.path))
     if backend == "ray":
-        games = ray_games(text, indices, jobs, address, stop, jails)
+        games = ray_games(text, planned, jobs, address, stop, jails)
     else:
-        games = local_games(text, indices, jobs, stop, jails)
+        games = local_games(text, planned, jobs, stop, jails)
     played = 0
     try:
         for record in games:
-            store.save(record, rounds[record.slot])
+            store.save(record, planned.rounds.pop(record.slot))
             played += 1
+            schedule.played(record)
             if on_game is not None:
                 on_game(record)
-            decision = sprt_decision(store, config)
-            if decision is not None:
-                store.put("stopped", f"SPRT accepted {decision}")
+            why = stopped()
+            if why is not None:
+                store.put("stopped", why)
                 break
     finally:
         close = getattr(games, "close", None)

@@ -24,7 +24,9 @@ from aviary.arena.games import make_game
 from aviary.arena.players import PlayerSpec
 from aviary.games.base import Game
 
-MODES = ("round-robin", "gauntlet")
+MODES = ("round-robin", "gauntlet", "ladder")
+LADDER_REACH = 2  # in "ladder" mode a player meets those up to this many places away
+GRADE = "grade"  # `aviary grade`: no fixed plan, its schedule plans slots as results come in
 
 
 @dataclass(frozen=True)
@@ -79,8 +81,13 @@ class Slot:
 
 def pairings(config: Config) -> list[tuple[str, str]]:
     names = [player.name for player in config.players]
+    if config.mode == GRADE:
+        return []
     if config.mode == "gauntlet":
         return [(names[0], other) for other in names[1:]]
+    if config.mode == "ladder":  # neighbours only: far-apart levels' games say next to nothing
+        return [(names[i], names[j]) for i, j in itertools.combinations(range(len(names)), 2)
+                if j - i <= LADDER_REACH]
     return list(itertools.combinations(names, 2))
 
 
@@ -108,5 +115,10 @@ def opening(game: Game, config: Config, round_number: int) -> str:
 
 def default_games(mode: str, players: int) -> int:
     """One colour-swapped pair per pairing."""
-    count = players - 1 if mode == "gauntlet" else players * (players - 1) // 2
+    if mode == "gauntlet":
+        count = players - 1
+    elif mode == "ladder":
+        count = sum(min(LADDER_REACH, players - 1 - i) for i in range(players))
+    else:
+        count = players * (players - 1) // 2
     return 2 * count

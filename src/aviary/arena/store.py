@@ -28,11 +28,12 @@ from urllib.parse import quote
 
 from aviary.arena import provenance
 from aviary.arena.referee import GameRecord, MoveRecord
-from aviary.arena.schedule import Config, plan
+from aviary.arena.schedule import Config, Slot, plan
 from aviary.errors import UsageError
 
 APPLICATION_ID = 0x41564941  # "AVIA" in the SQLite header: this file is an arena database
-_TABLES = {"meta", "games", "moves"}
+_CORE_TABLES = {"meta", "games", "moves"}
+_TABLES = _CORE_TABLES | {"slots"}
 _SQLITE_MAGIC = b"SQLite format 3\0"
 
 _SCHEMA = """
@@ -65,6 +66,14 @@ CREATE TABLE IF NOT EXISTS moves (
     cpu REAL,                        -- CPU seconds the move cost
     note TEXT,                       -- what the mover said (a program's last stderr line)
     PRIMARY KEY (game, ply)
+);
+-- games a schedule planned as results came in (`aviary grade`), each before it was
+-- played; a tournament with a fixed plan (`arena run`) leaves this empty
+CREATE TABLE IF NOT EXISTS slots (
+    id INTEGER PRIMARY KEY,          -- planned slot + 1, as in games
+    round INTEGER NOT NULL,
+    first TEXT NOT NULL,
+    second TEXT NOT NULL
 );
 """
 # Columns added since the first databases; an older file gains them when opened to write.
@@ -233,7 +242,29 @@ class Store:
         return [StoredGame(*row) for row in rows]
 
     def _planned(self) -> dict[int, tuple[str, str]]:
-        return {slot.index + 1: (slot.first, slot.second) for slot in plan(self.config())}
+        planned = {slot.index + 1: (slot.first, slot.second) for slot in plan(self.config())}
+        if self._has_table("slots"):
+            for game_id, first, second in self.db.execute("SELECT id, first, second FROM slots"):
+                planned.setdefault(game_id, (first, second))
+        return planned
+
+    def _has_table(self, table: str) -> bool:
+        return self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                               (table,)).fetchone() is not None
+
+    def plan_slot(self, slot: Slot) -> None:
+        """Write down a game a schedule decided on, before it is played (so it counts as
+        planned when stored, and a resumed schedule finds it)."""
+        with self.transaction() as db:
+            db.execute("INSERT OR IGNORE INTO slots (id, round, first, second) VALUES (?, ?, ?, ?)",
+                       (slot.index + 1, slot.round, slot.first, slot.second))
+
+    def planned_slots(self) -> list[Slot]:
+        """The games a schedule wrote down (`plan_slot`), in order."""
+        if not self._has_table("slots"):
+            return []
+        return [Slot(game_id - 1, first, second, round_number) for game_id, round_number, first,
+                second in self.db.execute("SELECT id, round, first, second FROM slots ORDER BY id")]
 
     def game(self, game_id: int) -> StoredGame:
         for game in self.db.execute(
@@ -296,7 +327,7 @@ def _check_ours(path: Path, db: sqlite3.Connection) -> None:
         tables = {row[0] for row in db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
         if application_id not in (0, APPLICATION_ID) or (
-                application_id == 0 and tables and tables != _TABLES):
+                application_id == 0 and tables and not _CORE_TABLES <= tables <= _TABLES):
             shown = ", ".join(sorted(tables)[:5]) or "none"
             raise UsageError(f"{path} is not an arena database (another program's SQLite file; "
                              f"tables: {shown}); it was left untouched; use another file")

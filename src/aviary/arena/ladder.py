@@ -1,0 +1,308 @@
+"""Ladders: reference players of fixed strength, one ladder per game configuration.
+
+A course grades on a scale that must not move with who else submitted, with the machine
+or with the day. A ladder's levels are in-process players whose strength is set by what
+they compute, never by seconds: the random mover at the bottom, then the game's main
+engine at a node budget (`nodes=`) that plays a uniformly random legal move instead of
+its own with a falling probability (`random=`), up to the engine itself. Each level has
+`time=` far above what its budget needs, so the budget, not the clock, decides its
+moves on any machine.
+
+The ladder is calibrated once, by games among its levels (`aviary ladder calibrate`):
+colour-swapped pairs from shared random openings, each level against the two levels on
+either side of it (the arena's "ladder" mode; levels further apart score 0 or 100% and
+say next to nothing). A Bradley-Terry fit puts the random mover at 0 Elo; resampling
+pairs gives each level's 95% interval, against the random mover (it widens up the
+ladder, since it carries every step below) and against the level below (the step).
+
+The fitted ladder is a JSON file in the game's folder (`ladders/KEY.json`, KEY from the
+game's settings), with the commit, date, machine and settings of its calibration.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from aviary.arena import provenance
+from aviary.arena.players import PlayerSpec
+from aviary.arena.ratings import anchored_fits
+from aviary.arena.schedule import Config
+from aviary.arena.store import Store, StoredGame
+from aviary.errors import UsageError
+from aviary.games import registry
+from aviary.games.base import Game
+from aviary.outputs import write_text_atomically
+
+NODES = 1000  # the engine's node budget at every level but the random mover
+CEILING = 30  # `time=` of a level: seconds its budget never comes near
+# the chance of a random move at each level between the random mover and the engine
+SHARES = (0.93, 0.8, 0.7, 0.62, 0.53, 0.44, 0.36, 0.26, 0.14, 0.06)
+ANCHOR = "L0"
+MAX_PLIES = 300  # a calibration game not over by then is a draw
+FORMAT = 1
+
+
+def level_specs(shares: Sequence[float] = SHARES, nodes: int = NODES) -> list[str]:
+    """The levels' player specs, weakest first: random, the engine diluted, the engine."""
+    engine = f"aviary:engine?nodes={nodes}&time={CEILING}"
+    return ["aviary:random", *(f"{engine}&random={share:g}" for share in shares), engine]
+
+
+@dataclass(frozen=True)
+class Level:
+    """One reference player and its Elo (the random mover's is 0) with 95% intervals:
+    against the random mover, and of its step up from the level below."""
+
+    name: str
+    spec: str
+    elo: float = 0.0
+    low: float = 0.0
+    high: float = 0.0
+    step: float = 0.0
+    step_low: float = 0.0
+    step_high: float = 0.0
+    games: int = 0
+
+    @property
+    def margin(self) -> float:
+        return (self.high - self.low) / 2
+
+    @property
+    def step_margin(self) -> float:
+        return (self.step_high - self.step_low) / 2
+
+
+@dataclass(frozen=True)
+class Ladder:
+    game: str
+    settings: dict[str, Any]
+    levels: tuple[Level, ...]
+    calibration: dict[str, Any] = field(default_factory=dict)
+
+    def level(self, name: str) -> Level:
+        for level in self.levels:
+            if level.name == name:
+                return level
+        raise KeyError(name)
+
+    def to_json(self) -> str:
+        data = {"format": FORMAT, "game": self.game, "settings": self.settings,
+                "levels": [asdict(level) for level in self.levels],
+                "calibration": self.calibration}
+        return json.dumps(data, indent=1, sort_keys=False) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> Ladder:
+        data = json.loads(text)
+        return cls(data["game"], dict(data["settings"]),
+                   tuple(Level(**level) for level in data["levels"]),
+                   dict(data.get("calibration") or {}))
+
+
+def key(game: Game[Any, Any]) -> str:
+    """The file name (without .json) of `game`'s ladder: its settings as NAME=VALUE."""
+    parts = [f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+             for name, value in sorted(game.settings.items())]
+    return ",".join(parts) or "default"
+
+
+def folder(game_name: str) -> Path:
+    """The game's `ladders` folder, beside its rules module."""
+    target = None if ":" in game_name else registry.spec(game_name).game
+    if target is None:
+        raise UsageError(f"{game_name} has no ladder: only aviary's own board games have one")
+    module = target.partition(":")[0]
+    found = importlib.util.find_spec(module)
+    if found is None or found.origin is None:
+        raise UsageError(f"cannot find the module of {game_name}")
+    return Path(found.origin).parent / "ladders"
+
+
+def path(game: Game[Any, Any]) -> Path:
+    return folder(game.name) / f"{key(game)}.json"
+
+
+def load(game: Game[Any, Any]) -> Ladder:
+    """`game`'s packaged ladder; UsageError naming the command that makes it."""
+    where = path(game)
+    if not where.is_file():
+        raise UsageError(f"no ladder for {game.name} {key(game)}: calibrate one with "
+                         f"`aviary ladder calibrate --game {game.name}"
+                         + "".join(f" --option {part}" for part in key(game).split(",")
+                                   if part != "default") + "`")
+    try:
+        return Ladder.from_json(where.read_text())
+    except (ValueError, KeyError, TypeError) as error:
+        raise UsageError(f"{where}: not a ladder file ({error})") from None
+
+
+def available(game_name: str) -> list[Ladder]:
+    """Every packaged ladder of game `game_name` (for the web app's levels)."""
+    try:
+        where = folder(game_name)
+    except UsageError:
+        return []
+    ladders = []
+    for file in sorted(where.glob("*.json")):
+        try:
+            ladders.append(Ladder.from_json(file.read_text()))
+        except (ValueError, KeyError, TypeError):
+            continue
+    return ladders
+
+
+# Calibration ---------------------------------------------------------------------------------
+
+def calibration_config(game: Game[Any, Any], specs: Sequence[str], games: int,
+                       max_plies: int = MAX_PLIES, seed: int = 1) -> Config:
+    """The arena tournament that calibrates a ladder: levels L0.. in ladder mode."""
+    players = [PlayerSpec(f"L{i}", spec) for i, spec in enumerate(specs)]
+    return Config(game=game.name, players=players, seconds=float(CEILING), games=games,
+                  game_options={name: str(value).lower() if isinstance(value, bool) else value
+                                for name, value in game.settings.items()},
+                  mode="ladder", max_plies=max_plies, seed=seed,
+                  title=f"ladder calibration: {game.name} {key(game)}")
+
+
+def pairs_of(games: Sequence[StoredGame]) -> list[list[tuple[str, str, float]]]:
+    """Games grouped into their colour-swapped pairs (a pair's two games share a round
+    and its two players); a pair whose second game is missing counts alone."""
+    grouped: dict[tuple[int, str, str], list[tuple[str, str, float]]] = {}
+    for game in games:
+        first, second = sorted((game.first, game.second))
+        grouped.setdefault((game.round, first, second), []).append(
+            (game.first, game.second, game.result))
+    return list(grouped.values())
+
+
+def fit(store: Store, resamples: int = 300) -> Ladder:
+    """The ladder the calibration database `store` holds so far."""
+    config = store.config()
+    names = [player.name for player in config.players]
+    games = store.games()
+    pairs = pairs_of(games)
+    if not pairs:
+        raise UsageError(f"{store.path} holds no calibration game yet")
+    centre, draws = anchored_fits(names, pairs, ANCHOR, resamples)
+    played = {name: 0 for name in names}
+    for game in games:
+        played[game.first] += 1
+        played[game.second] += 1
+    levels = []
+    for i, player in enumerate(config.players):
+        elo = float(centre[i])
+        low, high = (np.percentile(draws[:, i], [2.5, 97.5]) if len(draws)
+                     else (elo, elo))
+        step = elo - float(centre[i - 1]) if i else 0.0
+        steps = draws[:, i] - draws[:, i - 1] if i and len(draws) else np.array([step])
+        step_low, step_high = np.percentile(steps, [2.5, 97.5])
+        levels.append(Level(player.name, player.spec, round(elo, 1),
+                            round(min(float(low), elo), 1), round(max(float(high), elo), 1),
+                            round(step, 1), round(min(float(step_low), step), 1),
+                            round(max(float(step_high), step), 1), played[player.name]))
+    sittings = store.sittings()
+    loads = [sitting.get("load") for sitting in sittings if sitting.get("load") is not None]
+    game = config.make_game()
+    calibration = {
+        "games": len(games), "pairs": len(pairs), "resamples": resamples,
+        "commit": sittings[-1]["commit"] if sittings else provenance.git_commit(),
+        "started": store.get("created"), "finished": max(g.finished for g in games),
+        "machine": sittings[-1]["machine"] if sittings else provenance.machine(),
+        "load": [min(loads), max(loads)] if loads else None,
+        "max_plies": config.max_plies, "opening_plies": config.opening_plies,
+        "seed": config.seed, "mode": config.mode, "anchor": ANCHOR,
+        "code": sorted({g.code for g in games if g.code}),
+    }
+    return Ladder(game.name, dict(game.settings), tuple(levels), calibration)
+
+
+def precise_enough(ladder: Ladder, target: float) -> bool:
+    """Every level's interval against the random mover within +-target."""
+    return all(level.margin <= target for level in ladder.levels)
+
+
+def write(ladder: Ladder, out: Path) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomically(out, ladder.to_json())
+
+
+def steps_outside(ladder: Ladder, low: float = 50, high: float = 250) -> list[str]:
+    """Levels whose step up from the level below is outside [low, high] Elo."""
+    return [level.name for level in ladder.levels[1:] if not low <= level.step <= high]
+
+
+def describe(spec: str) -> str:
+    """A level's spec in words: `random`, `engine 1000 nodes, 44% random`."""
+    if spec == "aviary:random":
+        return "random mover"
+    name, _, query = spec.removeprefix("aviary:").partition("?")
+    settings = dict(part.partition("=")[::2] for part in query.split("&") if part)
+    words = [name]
+    if "depth" in settings:
+        words.append(f"depth {settings['depth']}")
+    if "nodes" in settings:
+        words.append(f"{int(settings['nodes']):,} nodes")
+    if "random" in settings:
+        share = float(settings["random"])
+        words.append(f"{share:.0%} random moves" if not math.isclose(share, 0) else "")
+    return ", ".join(word for word in words if word)
+
+
+
+# Choosing the levels -------------------------------------------------------------------------
+
+# A probe's levels: the share of random moves on a fine grid from the random mover to the
+# engine; its quick fit tells where each share stands, so the calibrated levels can be
+# placed at even steps
+PROBE_SHARES = (0.93, 0.85, 0.77, 0.7, 0.62, 0.53, 0.44, 0.36, 0.26, 0.14, 0.06, 0.03)
+PROBE_ROUNDS = 12  # colour-swapped pairs per pairing in the probe
+FEWEST, MOST = 8, 12  # levels in a ladder
+STEP = 230  # the Elo between neighbouring levels the choice aims at
+
+
+def share_of(spec: str) -> float:
+    """The chance of a random move of a level's spec (1 for the random mover)."""
+    if spec == "aviary:random":
+        return 1.0
+    query = spec.partition("?")[2]
+    settings = dict(part.partition("=")[::2] for part in query.split("&") if part)
+    return float(settings.get("random", 0))
+
+
+def choose_shares(probe: Ladder) -> list[float]:
+    """Shares of random moves for a ladder of 8-12 levels at even steps of about `STEP`
+    Elo, read off a probe's fitted curve (made monotone: fewer random moves are never
+    weaker), from the random mover (share 1) to the engine (share 0) included."""
+    points = sorted(((share_of(level.spec), level.elo) for level in probe.levels), reverse=True)
+    shares = [share for share, _ in points]
+    elos = _rising([elo for _, elo in points])
+    top = elos[-1]
+    count = min(MOST, max(FEWEST, math.ceil(top / STEP) + 1))
+    chosen = []
+    for k in range(1, count - 1):
+        target = top * k / (count - 1)
+        chosen.append(round(float(np.interp(target, elos, shares)), 3))
+    return chosen
+
+
+def _rising(values: list[float]) -> list[float]:
+    """The closest non-decreasing sequence (pool adjacent violators), nudged to rise
+    strictly so it can be inverted."""
+    blocks: list[list[float]] = []
+    for value in values:
+        blocks.append([value, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            value2, count2 = blocks.pop()
+            value1, count1 = blocks.pop()
+            blocks.append([(value1 * count1 + value2 * count2) / (count1 + count2),
+                           count1 + count2])
+    result = [value for value, count in blocks for _ in range(int(count))]
+    return [value + 1e-6 * i for i, value in enumerate(result)]

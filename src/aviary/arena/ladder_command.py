@@ -1,0 +1,202 @@
+"""`aviary ladder calibrate | show`: make a game's ladder of reference players, and read it.
+
+`calibrate` may take hours and can be stopped at any time: its games are an arena
+database, and the same command again goes on from there. When no levels are given it
+first plays a short probe over a fine grid of levels (its own database, beside the
+calibration's) and places the ladder's levels at even steps of that probe's curve. The
+ladder file is rewritten every `CHECK_EVERY` games, so a long calibration always leaves
+its current ladder behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from aviary.arena import isolation, ladder, runner
+from aviary.arena.command import check_backend, lock_database, parse_options
+from aviary.arena.games import make_game
+from aviary.arena.progress import describe as describe_game
+from aviary.arena.referee import GameRecord
+from aviary.arena.report import make_console
+from aviary.arena.schedule import Config, default_games
+from aviary.arena.store import Store
+from aviary.errors import ArgumentParser, UsageError
+from aviary.games.base import Game
+
+CHECK_EVERY = 100  # games between fits (and rewrites of the ladder file)
+MAX_GAMES = 20000
+TARGET = 30.0
+
+
+def _parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="aviary ladder",
+                            description="A game's ladder of reference players: make it, read it.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
+    calibrate = commands.add_parser("calibrate", help="play the ladder's levels against each "
+                                    "other and write the ladder file (resumable)")
+    show = commands.add_parser("show", help="the ladder's levels with their Elo and intervals")
+    for sub in (calibrate, show):
+        sub.add_argument("--game", required=True, help="the game")
+        sub.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                         help="a game option, e.g. --option n=8 (repeatable)")
+        sub.add_argument("--file", type=Path, help="the ladder file (default: the game's own, "
+                         "in the package)")
+    calibrate.add_argument("--db", type=Path, help="the calibration's SQLite file (default: "
+                           "ladder-GAME-OPTIONS.sqlite here); its probe is FILE-probe.sqlite")
+    calibrate.add_argument("--levels", nargs="+", metavar="SPEC",
+                           help="the levels' player specs, weakest first (the first is the "
+                                "anchor, 0 Elo; default: chosen by a probe)")
+    calibrate.add_argument("--target", type=float, default=TARGET,
+                           help="stop when every level's 95%% interval is within +-this (30)")
+    calibrate.add_argument("--max-games", type=int, default=MAX_GAMES,
+                           help=f"stop after this many games in all ({MAX_GAMES})")
+    calibrate.add_argument("--probe-rounds", type=int, default=ladder.PROBE_ROUNDS,
+                           help="colour-swapped pairs per pairing in the probe "
+                                f"({ladder.PROBE_ROUNDS})")
+    calibrate.add_argument("--max-plies", type=int, default=ladder.MAX_PLIES,
+                           help=f"a game is a draw after this many plies ({ladder.MAX_PLIES})")
+    calibrate.add_argument("--jobs", type=int, default=runner.default_jobs(),
+                           help="games at once (default: one per core)")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    game = make_game(args.game, parse_options(args.option, None))
+    out = args.file or ladder.path(game)
+    if args.command == "show":
+        if args.file is not None and not args.file.is_file():
+            raise UsageError(f"no such ladder file: {args.file}")
+        shown = ladder.Ladder.from_json(args.file.read_text()) if args.file else ladder.load(game)
+        print_ladder(shown)
+        return 0
+    return _calibrate(args, game, out)
+
+
+def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int:
+    check_backend("local", args.jobs, None)
+    for name, value in (("--max-games", args.max_games), ("--max-plies", args.max_plies),
+                        ("--probe-rounds", args.probe_rounds)):
+        if value < 1:
+            raise UsageError(f"{name} must be at least 1, got {value}")
+    if not args.target > 0:
+        raise UsageError(f"--target must be above 0, got {args.target}")
+    db = args.db or Path(f"ladder-{game.name}-{ladder.key(game)}.sqlite")
+    specs = args.levels
+    existing = _existing_levels(db)
+    if existing is not None:
+        if specs and specs != existing:
+            raise UsageError(f"{db} calibrates other levels; use another --db")
+        specs = existing
+    if not specs:
+        probe_db = db.with_name(db.stem + "-probe.sqlite")
+        probe_specs = ladder.level_specs(ladder.PROBE_SHARES)
+        games = args.probe_rounds * default_games("ladder", len(probe_specs))
+        print(f"aviary ladder: probing {len(probe_specs)} levels ({games} games, {probe_db})",
+              flush=True)
+        _play(probe_db, ladder.calibration_config(game, probe_specs, games, args.max_plies),
+              args.jobs, None)
+        with Store(probe_db, read_only=True) as store:
+            shares = ladder.choose_shares(ladder.fit(store, resamples=0))
+        specs = ladder.level_specs(shares)
+        print("aviary ladder: levels at random-move shares "
+              + ", ".join(f"{share:g}" for share in shares), flush=True)
+    if len(specs) < 2:
+        raise UsageError("a ladder needs at least two levels")
+    config = ladder.calibration_config(game, specs, args.max_games, args.max_plies)
+
+    def checkpoint(store: Store) -> str | None:
+        done = len(store.finished_ids())
+        if done % CHECK_EVERY or not done:
+            return None
+        fitted = ladder.fit(store, resamples=100)
+        ladder.write(fitted, out)
+        if ladder.precise_enough(fitted, args.target):
+            return f"every level within +-{args.target:g} Elo"
+        return None
+
+    _play(db, config, args.jobs, checkpoint)
+    with Store(db, read_only=True) as store:
+        fitted = ladder.fit(store)
+    ladder.write(fitted, out)
+    print_ladder(fitted)
+    print(f"written to {out}")
+    return 0
+
+
+def _existing_levels(db: Path) -> list[str] | None:
+    if not db.exists():
+        return None
+    with Store(db, must_exist=True) as store:
+        if store.get("config") is None:
+            return None
+        config = store.config()
+    if config.mode != "ladder":
+        raise UsageError(f"{db} holds a tournament that is no ladder calibration; "
+                         "use another --db")
+    return [player.spec for player in config.players]
+
+
+def _play(db: Path, config: Config, jobs: int, until: Any = None) -> None:
+    """Play `config`'s games into `db` (created, or resumed where it stopped)."""
+    with Store(db) as store:
+        if store.get("config") is None:
+            store.create(config)
+        lock = lock_database(db)
+        try:
+            store.add_sitting(jobs, "local", isolation.describe())
+            with runner.StopSignals(db) as stop:
+                runner.run(store, jobs=jobs, stop=stop, until=until, on_game=_progress(store))
+        except runner.Interrupted as interrupted:
+            print(f"aviary ladder: stopped by {interrupted}; the same command goes on from "
+                  f"{db}", file=sys.stderr, flush=True)
+            raise SystemExit(128 + interrupted.signum) from None
+        finally:
+            lock.close()
+
+
+def _progress(store: Store) -> Any:
+    total = store.config().games
+    done = [len(store.finished_ids())]
+
+    def said(record: GameRecord) -> None:
+        done[0] += 1
+        print(f"[{done[0]}/{total}] {describe_game(record)}", flush=True)
+
+    return said
+
+
+def print_ladder(shown: ladder.Ladder) -> None:
+    console = make_console()
+    settings = " ".join(f"{name}={value}" for name, value in shown.settings.items())
+    table = Table(title=f"ladder: {shown.game} {settings}".strip())
+    for header in ("level", "player", "Elo", "95% (vs random)", "step", "95% (step)", "games"):
+        table.add_column(header, justify="left" if header in ("level", "player") else "right")
+    for level in shown.levels:
+        table.add_row(level.name, ladder.describe(level.spec), f"{level.elo:+.0f}",
+                      f"{level.low:+.0f} .. {level.high:+.0f}",
+                      f"{level.step:+.0f}" if level.step else "",
+                      f"{level.step_low:+.0f} .. {level.step_high:+.0f}" if level.step else "",
+                      str(level.games))
+    console.print(table)
+    about = shown.calibration
+    if about:
+        load = about.get("load")
+        machine = about.get("machine") or {}
+        load_text = f", load {load[0]:.1f}-{load[1]:.1f}" if load else ""
+        console.print(f"calibrated: {about.get('games')} games in {about.get('pairs')} pairs, "
+                      f"commit {about.get('commit')}, {about.get('started')} to "
+                      f"{about.get('finished')}, {machine.get('processor', '?')} "
+                      f"{machine.get('cores', '?')} cores{load_text}", highlight=False)
+    wide = [level.name for level in shown.levels if level.margin > TARGET]
+    if wide:
+        console.print(f"intervals wider than +-{TARGET:g}: {', '.join(wide)} (more games: "
+                      "`aviary ladder calibrate` goes on)", highlight=False)
+    uneven = ladder.steps_outside(shown)
+    if uneven:
+        console.print(f"steps outside 50-250 Elo: {', '.join(uneven)}", highlight=False)
