@@ -19,6 +19,7 @@ from aviary.web.command import WEB_PACKAGES
     (["--port", "70000"], "--port must be 1-65535"),
     (["--workers", "0"], "--workers must be at least 1"),
     (["--arena", "/nonexistent/results.db"], "no such arena database"),
+    (["--grades", "/nonexistent/site"], "--grades /nonexistent/site: no leaderboard there"),
     (["--classify-model", "/nonexistent/model.json"], "cannot read model"),
     (["--bogus"], "unrecognized arguments"),
 ])

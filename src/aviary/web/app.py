@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import importlib
 import json
+import re
 from collections.abc import AsyncIterator
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
@@ -166,6 +168,28 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
     app.state.sessions = sessions
     app.state.config = config
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    leaderboards = grade_sites(config.grades)
+    for name, folder in leaderboards.items():
+        # read-only files; StaticFiles refuses any path (`..`, a symlink) that leaves the folder
+        app.mount(f"/grades/{name}", StaticFiles(directory=folder, html=True),
+                  name=f"grades-{name}")
+
+    @app.get("/api/grades")
+    async def grades() -> list[dict[str, str]]:
+        """The leaderboards this server shows (`--grades DIR`): name, title, address."""
+        return [{"name": name, "title": _title(folder), "url": f"/grades/{name}/"}
+                for name, folder in leaderboards.items()]
+
+    @app.get("/grades", include_in_schema=False)
+    @app.get("/grades/", include_in_schema=False)
+    async def grades_page() -> HTMLResponse:
+        items = "".join(f'<li><a href="/grades/{name}/">{html.escape(_title(folder))}</a> '
+                        f'<span class="muted">({html.escape(str(folder))})</span></li>'
+                        for name, folder in leaderboards.items())
+        body = (f'<ul class="cards">{items}</ul>' if items else
+                '<p class="notice">No leaderboard: start the server with <code>--grades '
+                'DIR</code>, DIR written by <code>aviary grade ... --out DIR</code>.</p>')
+        return HTMLResponse(_GRADES_PAGE.replace("BODY", body))
 
     @app.exception_handler(SessionError)
     async def session_error(request: Any, error: SessionError) -> JSONResponse:
@@ -312,6 +336,39 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
 
     tools.add_routes(app, config)
     return app
+
+
+_GRADES_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>aviary: grades</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/style.css"></head>
+<body><header><a class="home" href="/">aviary</a><h1>grades</h1></header>
+<main><section style="flex: 1"><h1>Leaderboards</h1>BODY</section></main></body></html>
+"""
+
+
+def grade_sites(folders: tuple[Path, ...]) -> dict[str, Path]:
+    """Each leaderboard folder under a name for its address: the folder's own name, made
+    safe for a URL, and numbered when two folders share one."""
+    sites: dict[str, Path] = {}
+    for folder in folders:
+        base = re.sub(r"[^A-Za-z0-9._-]+", "-", folder.resolve().name).strip(".-") or "grades"
+        name, number = base, 1
+        while name in sites:
+            number += 1
+            name = f"{base}-{number}"
+        sites[name] = folder.resolve()
+    return sites
+
+
+def _title(folder: Path) -> str:
+    """The <title> of a leaderboard's index.html (its game and settings), as plain text."""
+    try:
+        found = re.search(r"<title>(.*?)</title>", (folder / "index.html").read_text(), re.S)
+    except OSError:
+        found = None
+    return html.unescape(found.group(1)).strip() if found else folder.name
 
 
 def _page(name: str) -> Any:

@@ -28,6 +28,9 @@ def _parser() -> ArgumentParser:
                         help="a game untouched this long is closed (default 30)")
     parser.add_argument("--arena", type=Path, metavar="DB",
                         help="arena SQLite file to show on /arena (opened read-only)")
+    parser.add_argument("--grades", type=Path, action="append", default=[], metavar="DIR",
+                        help="a leaderboard written by `aviary grade --out DIR`, to show on "
+                             "/grades/ (repeatable; its files are served as they are)")
     model = parser.add_mutually_exclusive_group()
     model.add_argument("--classify-model", type=Path, metavar="MODEL",
                        help="a model saved by `aviary classify fit`, for /classify")
@@ -106,6 +109,10 @@ def main(argv: list[str]) -> int:
             raise UsageError(f"aviary serve: {name} must be a positive number, got {value}")
     if args.arena is not None and not args.arena.is_file():
         raise UsageError(f"aviary serve: no such arena database: {args.arena}")
+    for folder in args.grades:
+        if not (folder / "index.html").is_file():
+            raise UsageError(f"aviary serve: --grades {folder}: no leaderboard there (no "
+                             "index.html; `aviary grade ... --out DIR` writes one)")
     missing = missing_web_packages()
     if missing:
         raise UsageError(f"aviary serve: the web app needs {', '.join(missing)}, the web extra: "
@@ -118,7 +125,8 @@ def main(argv: list[str]) -> int:
     _Server = _server_class()
     classifier = load_classifier(args.classify_model, args.classify_train)
     config = AppConfig(workers=args.workers, idle_seconds=60 * args.idle_minutes,
-                       arena_db=args.arena, classify_model=classifier,
+                       arena_db=args.arena, grades=tuple(args.grades),
+                       classify_model=classifier,
                        upload_limit=int(args.upload_mb * 1024 * 1024), warmup=True)
     listener = listen(args.host, args.port)
     print(f"aviary serve: http://{args.host}:{args.port}/", file=sys.stderr, flush=True)

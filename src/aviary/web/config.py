@@ -14,6 +14,7 @@ class AppConfig:
     workers: int = 8  # engine processes
     idle_seconds: float = 1800.0
     arena_db: Path | None = None
+    grades: tuple[Path, ...] = ()  # leaderboards of `aviary grade --out DIR`, for /grades/
     classify_model: Any = None  # a fitted aviary.classify NaiveBayes, or None
     upload_limit: int = 8 * 1024 * 1024  # bytes, for horizon photos
     reap_every: float = 60.0
