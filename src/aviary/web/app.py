@@ -24,6 +24,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
+from aviary.arena import ladder
 from aviary.games import registry
 from aviary.web.config import AppConfig
 from aviary.web.review import REVIEW_NODES
@@ -105,6 +106,7 @@ class NewGame(BaseModel):
     resigned: int | None = None
     ending: str = "resigned"  # or "time" (their clock ran out) or "agreed" (a draw)
     humans: list[int] | None = None  # the sides people play (the engine the others)
+    level: str | None = None  # a ladder level the engine plays as (`L3`), not by time
 
 
 class MoveRequest(BaseModel):
@@ -240,7 +242,8 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
             return sessions.create(name, request.options, request.board, request.player,
                                    request.max_plies, request.seed,
                                    moves=request.moves, resigned=request.resigned,
-                                   ending=request.ending, humans=request.humans).view()
+                                   ending=request.ending, humans=request.humans,
+                                   level=request.level).view()
 
         return await asyncio.get_running_loop().run_in_executor(sessions.pool, create)
 
@@ -429,12 +432,24 @@ def _describe(spec: registry.GameSpec) -> dict[str, Any]:
         "labels": list(game_class.labels),
         "how_to_play": game_class.how_to_play.splitlines(),
         "piece_names": dict(game_class.piece_names),
+        "ladders": _ladders(spec.name),
         "options": [
             {"name": o.name, "default": o.default, "help": o.help, "kind": o.kind.__name__,
              "choices": list(o.choices), "minimum": o.minimum, "maximum": o.maximum}
             for o in game_class.options
         ],
     }
+
+
+def _ladders(name: str) -> list[dict[str, Any]]:
+    """The game's calibrated ladders: for each, the settings it is for (as option texts)
+    and its levels, the engine strengths a page may offer beside seconds a move."""
+    return [{"settings": {key: str(value).lower() if isinstance(value, bool) else str(value)
+                          for key, value in found.settings.items()},
+             "levels": [{"name": level.name, "elo": level.elo, "low": level.low,
+                         "high": level.high, "player": ladder.describe(level.spec)}
+                        for level in found.levels]}
+            for found in ladder.available(name)]
 
 
 async def _think_socket(socket: WebSocket, sessions: Sessions, session: GameSession) -> None:

@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from aviary.arena import ladder
+from aviary.errors import UsageError
 from aviary.games import registry
 from aviary.games.base import Game, IllegalMove, Outcome
 from aviary.games.match import Match
@@ -86,6 +88,7 @@ class GameSession:
     resigned: int | None = None  # the player who resigned (or whose clock ran out)
     ending: str = RESIGNED_REASON
     humans: frozenset[int] | None = None  # the sides people play; None: no check
+    level: ladder.Level | None = None  # the engine plays as this ladder level, not by time
 
     @property
     def state(self) -> Any:
@@ -274,7 +277,24 @@ class GameSession:
             "max_plies": self.max_plies,
             "thinking": self.thinking,
             "humans": None if self.humans is None else sorted(self.humans),
+            "level": None if self.level is None else {
+                "name": self.level.name, "elo": self.level.elo,
+                "player": ladder.describe(self.level.spec)},
         }
+
+
+def ladder_level(game: Game[Any, Any], name: str) -> ladder.Level:
+    """Level `name` of the ladder of `game`'s settings; SessionError 400 saying why not."""
+    try:
+        found = ladder.load(game)
+    except UsageError as error:
+        raise SessionError(400, f"no levels here: {error}") from None
+    try:
+        return found.level(name)
+    except KeyError:
+        names = ", ".join(level.name for level in found.levels)
+        raise SessionError(400, f"no level {name!r} on the {game.name} {ladder.key(game)} "
+                                f"ladder; its levels: {names}") from None
 
 
 class Sessions:
@@ -302,10 +322,11 @@ class Sessions:
                player: str | None = None, max_plies: int = 0,
                seed: int | None = None, moves: list[str] | None = None,
                resigned: int | None = None, ending: str = RESIGNED_REASON,
-               humans: list[int] | None = None) -> GameSession:
+               humans: list[int] | None = None, level: str | None = None) -> GameSession:
         """A new game; with `moves`, the game a page recorded: its plies (chance events
         included) replayed from the start or from `board`, and who `resigned`, if anyone;
-        `humans`: the sides people play.
+        `humans`: the sides people play; `level`: the ladder level the engine plays as
+        (the game's settings must have a ladder).
 
         With `most` games open, the least recently used one, whoever made it, is closed
         (one not thinking): a session is only a cache of the game its page keeps, and a
@@ -325,6 +346,8 @@ class Sessions:
         session = GameSession(secrets.token_urlsafe(12), spec, game, Match(game),
                               max_plies=max_plies, rng=random.Random(seed))
         session.set_humans(humans)
+        if level is not None:
+            session.level = ladder_level(game, level)
         if board is not None:
             session.set_position(board, player if player is not None else game.labels[0],
                                  chance=moves is None)
@@ -417,12 +440,18 @@ class Sessions:
                                       None if thought is None else Thought(**thought))
 
         last: Thought | None = None
+        level = session.level if play else None  # hints and draw offers: the full engine
+        settings = tuple(sorted(game.settings.items()))
+        history = [game.encode(before) for before in session.match.history]
         for attempt in (1, 2):  # a search whose engine process died is tried once more
-            future, stop = self.searches.start(
-                spec, spec.main_engine, tuple(sorted(game.settings.items())),
-                game.encode(state), [game.encode(before) for before in session.match.history],
-                Deadline(called, called + seconds).sooner(margin) if attempt == 1
-                else Deadline.after(seconds), heard)
+            if level is not None:
+                future, stop = self.searches.start_level(spec, level.spec, settings,
+                                                         game.encode(state), history, heard)
+            else:
+                future, stop = self.searches.start(
+                    spec, spec.main_engine, settings, game.encode(state), history,
+                    Deadline(called, called + seconds).sooner(margin) if attempt == 1
+                    else Deadline.after(seconds), heard)
             session.stop = stop
             done = asyncio.wrap_future(future)
 
@@ -466,7 +495,7 @@ class Sessions:
             sign = 1 if mover == 0 else -1  # the search scores for the side to move
             ply.score = sign * last.score
             ply.mate_in = None if last.mate_in is None else sign * last.mate_in
-        if not stop_pressed:
+        if not stop_pressed and level is None:
             self._learn_lateness(time.monotonic() - called - (seconds - margin))
         return text
 

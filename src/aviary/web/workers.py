@@ -113,6 +113,36 @@ def run_search(search_id: int, slot: int, spec: GameSpec, engine_name: str,
         _reports.put((search_id, None))  # after every report of this search: the last word
 
 
+_levels: dict[tuple[str, str, tuple[tuple[str, Any], ...]], Any] = {}
+
+
+def run_level(search_id: int, spec: GameSpec, level_spec: str,
+              settings: tuple[tuple[str, Any], ...], position: str,
+              history: list[str]) -> tuple[str | None, float]:
+    """A ladder level's move for the encoded `position`: the level built from its player
+    spec exactly as the arena plays it when it calibrates and grades (`build_engine`: a
+    node budget, a share of random moves), so a game against it is a game against the
+    strength its Elo says. Its own `time=` bounds it, never the page's seconds, and it
+    reports no depths (a diluted move has no score)."""
+    from aviary.arena.ladder import CEILING
+    from aviary.arena.players import build_engine, own_seconds
+
+    began = time.monotonic()
+    try:
+        key = (spec.name, level_spec, settings)
+        game = spec.make(**dict(settings))
+        if key not in _levels:
+            _levels[key] = build_engine(level_spec, game)
+        state = game.decode(position)
+        if not game.legal_moves(state):
+            return None, time.monotonic() - began
+        line = _levels[key](state, own_seconds(level_spec) or CEILING,
+                            [game.decode(h) for h in history])
+        return game.move_text(state, game.read_answer(state, line)), time.monotonic() - began
+    finally:
+        _reports.put((search_id, None))  # the last word: the server waits for it
+
+
 def run_review(review_id: int, spec: GameSpec, engine_name: str,
                settings: tuple[tuple[str, Any], ...], positions: list[str],
                nodes: int) -> list[tuple[str, int, int | None] | None]:
@@ -269,6 +299,29 @@ class ProcessSearches:
 
         future.add_done_callback(release)
         return future, self.flags[slot:slot + 1]
+
+    def start_level(self, spec: GameSpec, level_spec: str,
+                    settings: tuple[tuple[str, Any], ...], position: str, history: list[str],
+                    listener: Callable[[dict[str, Any]], None]
+                    ) -> tuple[Future[Any], np.ndarray]:
+        """Start a ladder level's move (`run_level`), as `start` does a search. The level
+        does not poll the stop flag: its node budget ends it within a second."""
+        if self.broken:
+            self.replace(self.pool)
+        self._next_id += 1
+        search_id = self._next_id
+        self._listeners[search_id] = listener
+        future = self.pool.submit(run_level, search_id, spec, level_spec, settings, position,
+                                  history)
+        future.pool = self.pool  # type: ignore[attr-defined]
+        self._members = list({id(p): p for p in self._members + _processes(self.pool)}.values())
+
+        def forget(finished: Future[Any]) -> None:
+            if finished.cancelled() or finished.exception() is not None:
+                self._listeners.pop(search_id, None)
+
+        future.add_done_callback(forget)
+        return future, np.zeros(1, dtype=np.int64)
 
     def review(self, spec: GameSpec, engine_name: str, settings: tuple[tuple[str, Any], ...],
                positions: list[str], nodes: int,
