@@ -1032,3 +1032,96 @@ def test_touch_targets_are_44_px_and_arena_tables_scroll_on_a_phone(phone, serve
     assert box.evaluate("b => getComputedStyle(b).overflowX") == "auto"
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
     assert not serious_violations(phone)
+
+
+# --- levels, sliding pieces, long games, the engine's log ---------------------------------------
+
+def _ladder_game():
+    """(game name, the link's options) of a game with a calibrated ladder, or a skip."""
+    from aviary.arena import ladder
+
+    for spec in registry.board_games():
+        for found in ladder.available(spec.name):
+            options = "&".join(f"{key}={str(value).lower()}"
+                               for key, value in found.settings.items())
+            return spec.name, options, found
+    pytest.skip("no game has a calibrated ladder yet")
+
+
+def test_the_ladders_levels_are_offered_and_the_engine_plays_one(page, bare_server):
+    name, options, found = _ladder_game()
+    level = found.levels[1].name
+    page.goto(f"{bare_server}/play/{name}?{options}&side=1&level={level}&seconds=0.05")
+    wait_for_turn(page, 0)
+    strength = page.locator("#strength")
+    assert page.locator("#strength-label").is_visible()
+    assert strength.locator("option").count() == len(found.levels) + 1
+    assert strength.input_value() == level
+    assert f"level {level} (" in strength.locator("option:checked").inner_text()
+    assert len(played(page)) == 1  # the level moved first
+    assert page.evaluate("() => view.level.name") == level
+    assert f"level={level}" in page.url
+    page.reload()  # the link keeps the level
+    wait_for_turn(page, 0)
+    assert page.evaluate("() => view.level && view.level.name") == level
+    option = next(o for o in page.evaluate("() => info.options") if o["kind"] == "int")
+    other = option["minimum"] if str(found.settings.get(option["name"])) != str(
+        option["minimum"]) else option["maximum"]
+    page.fill(f"#opt-{option['name']}", str(other))
+    page.locator(f"#opt-{option['name']}").dispatch_event("change")
+    assert not page.locator("#strength-label").is_visible()  # no ladder for those settings
+    assert strength.input_value() == ""
+
+
+def test_a_moved_piece_slides_unless_motion_is_reduced(browse, bare_server):
+    slides = {}
+    for motion in ("no-preference", "reduce"):
+        page = browse.open(**DESKTOP, reduced_motion=motion)
+        page.goto(f"{bare_server}/play/pikachu?n=6&side=0&seconds=0.05")
+        wait_for_turn(page, -1)
+        page.locator(".cell.movable").first.click()
+        page.locator(".cell.target").first.click()
+        wait_for_turn(page, 0)
+        slides[motion] = int(page.locator("#board").get_attribute("data-slides") or 0)
+    assert slides == {"no-preference": 2, "reduce": 0}  # the person's move and the engine's
+
+
+def test_move_numbers_past_99_are_not_cut_off(page, bare_server):
+    import random as chance
+
+    game = registry.GAMES["ijk"].make()
+    rng, state, texts = chance.Random(3), game.start(), []
+    while len(texts) < 250 and game.outcome(state) is None:
+        if game.is_chance(state):
+            move = game.sample_chance(state, rng)
+            texts.append("@" + game.move_text(state, move))
+        else:
+            move = rng.choice(game.legal_moves(state))
+            texts.append(game.move_text(state, move))
+        state = game.play(state, move)
+    page.goto(f"{bare_server}/play/ijk?side=both&moves={'%20'.join(texts)}")
+    page.wait_for_function("() => document.querySelectorAll('#move-list li').length >= 123")
+    fits = page.evaluate("""() => {
+      const list = document.getElementById('move-list');
+      const item = list.querySelector("li[value='123']");
+      item.scrollIntoView();
+      const number = item.querySelector('.number'), box = list.getBoundingClientRect();
+      const shown = number.getBoundingClientRect();
+      return {text: number.textContent, inside: shown.left >= box.left && shown.right <= box.right,
+              whole: number.scrollWidth <= number.clientWidth,
+              list: list.scrollWidth <= list.clientWidth};
+    }""")
+    assert fits == {"text": "123.", "inside": True, "whole": True, "list": True}
+
+
+def test_the_engines_log_wraps_inside_its_panel(page, bare_server):
+    page.goto(f"{bare_server}/play/pikachu?n=8&side=1&seconds=1")
+    wait_for_turn(page, -1)
+    log = page.locator("#thinking")
+    assert "depth" in log.inner_text()
+    sizes = log.evaluate("""(box) => ({scroll: box.scrollWidth, client: box.clientWidth,
+      right: box.getBoundingClientRect().right,
+      panel: document.getElementById('record').getBoundingClientRect().right,
+      longest: Math.max(...[...box.children].map((line) => line.textContent.length))})""")
+    assert sizes["longest"] * 7 > sizes["client"]  # wider than the panel, were it not wrapped
+    assert sizes["scroll"] <= sizes["client"] and sizes["right"] <= sizes["panel"]

@@ -122,6 +122,9 @@ function buildForm() {
     options.append(element("label", { for: id }, `${option.name} `, input, " ",
                            element("span", { class: "help" }, option.help)));
   }
+  fillStrength(linkValue("level", (text) => /^[A-Za-z0-9_-]{1,20}$/.test(text) ? null
+    : "a level's name, such as L3", "playing by seconds a move"));
+  options.addEventListener("change", () => fillStrength($("strength").value));
   const side = $("side");
   side.append(element("option", { value: "0" }, `${info.labels[0]} (moves first)`));
   side.append(element("option", { value: "1" }, info.labels[1]));
@@ -138,6 +141,26 @@ function buildForm() {
   const control = linkValue("clock", (text) => /^\d+(\.\d+)?\+\d+(\.\d+)?$/.test(text) && Number(text.split("+")[0]) > 0
     ? null : "MINUTES+SECONDS, such as 5+2", "no clock");
   if (control !== null) [$("clock-minutes").value, $("clock-increment").value] = control.split("+");
+}
+
+// The engine's strength: seconds a move, or a level of the ladder of the settings in the
+// form (offered only where one is calibrated). `wanted` is kept when it is offered.
+function fillStrength(wanted) {
+  const select = $("strength"), options = formOptions();
+  const ladder = (info.ladders || []).find((found) =>
+    Object.entries(found.settings).every(([name, value]) => String(options[name]).toLowerCase() === value));
+  select.innerHTML = "";
+  select.append(element("option", { value: "" }, "seconds a move (below)"));
+  for (const level of ladder ? ladder.levels : []) {
+    const elo = `${level.elo >= 0 ? "+" : ""}${level.elo.toFixed(0)} Elo`;
+    select.append(element("option", { value: level.name }, `level ${level.name} (${elo}): ${level.player}`));
+  }
+  $("strength-label").hidden = !ladder;
+  const offered = [...select.options].some((option) => option.value === wanted);
+  if (wanted && !offered && !linkProblems.some((problem) => problem.includes("level"))) {
+    linkProblems.push(`The link's level = ${JSON.stringify(wanted)} is refused: these settings' ladder has no such level; playing by seconds a move.`);
+  }
+  select.value = offered ? wanted : "";
 }
 
 function buildRules() {
@@ -182,6 +205,7 @@ async function newGame({ board = null, player = null, moves = null, resigned = n
   if (moves === null) keptScores = {};
   const body = { options: formOptions(), max_plies: Number($("max-plies").value) || 0,
                  humans: [...humans] };
+  if ($("strength").value) body.level = $("strength").value;
   if (board) { body.board = board; body.player = player || info.labels[0]; }
   if (moves !== null) body.moves = moves;
   if (resigned !== null && !Number.isNaN(resigned)) {
@@ -197,7 +221,7 @@ async function newGame({ board = null, player = null, moves = null, resigned = n
     // the position or record does not replay: say why, and start afresh from the options
     try {
       view = await api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`,
-                       { options: body.options, max_plies: body.max_plies, humans: body.humans });
+                       { options: body.options, max_plies: body.max_plies, humans: body.humans, level: body.level });
     } catch (second) { failedStart(second); return; }
     showError(new Error(`The game in the link could not be ${moves === null ? "set up" : "replayed"} (${error.message}); a new game started.`));
   }
@@ -241,6 +265,7 @@ function recordQuery() {
   for (const [name, value] of Object.entries(settings)) params.set(name, String(value));
   params.set("side", $("side").value);
   params.set("seconds", $("seconds").value);
+  if (view.level) params.set("level", view.level.name);
   if (Number($("max-plies").value)) params.set("max_plies", $("max-plies").value);
   if (view.origin) { params.set("board", view.origin.board); params.set("player", view.origin.player); }
   if (view.history.length) params.set("moves", plyTokens().join(" "));
@@ -318,6 +343,7 @@ function importRecord(text) {
   }
   params.set("side", $("side").value);
   params.set("seconds", $("seconds").value);
+  if ($("strength").value) params.set("level", $("strength").value);
   if (tags.Board) { params.set("board", tags.Board); params.set("player", tags.Player || info.labels[0]); }
   const results = ["*", "1-0", "0-1", "1/2-1/2"];
   const tokens = body.replace(/\{[^}]*\}/g, " ").split(/\s+/)
@@ -373,6 +399,7 @@ function setOffline(lost) {
 async function restore() {
   const body = { options: settings, max_plies: view.max_plies, moves: view.history.map((p) => p.text),
                  humans: [...humans] };
+  if (view.level) body.level = view.level.name;
   if (view.origin) { body.board = view.origin.board; body.player = view.origin.player; }
   if (view.resigned !== null) body.resigned = view.resigned;
   view = await patiently(() => api("POST", `/api/games/${encodeURIComponent(gameName)}/sessions`, body));
@@ -445,7 +472,7 @@ function showThought(t) {
   const line = `depth ${String(t.depth).padStart(2)}  score ${score.padStart(9)}  ` +
     `${(t.nodes / 1000).toFixed(0).padStart(6)}k nodes  ${t.seconds.toFixed(2)} s  ${t.pv.join(" ")}`;
   const box = $("thinking");
-  box.textContent = (box.textContent ? box.textContent + "\n" : "") + line;
+  box.append(element("div", {}, line));  // one per depth: a long line wraps, indented
   box.scrollTop = box.scrollHeight;
   const sign = view && view.to_move === 1 ? -1 : 1;
   liveScore = { score: sign * t.score, mate_in: t.mate_in === null ? null : sign * t.mate_in };
@@ -685,6 +712,7 @@ function render() {
     }
     board.append(rowElement);
   }
+  slide(board);
   board.tabIndex = interactive ? -1 : 0;
   if (hadFocus && interactive) {
     const cell = board.querySelector(`[data-cell='${focusCell}']`);
@@ -701,6 +729,47 @@ function render() {
   board.dataset.thinking = searching ? "yes" : "no";
   board.dataset.decisions = String(view.decisions);
   board.dataset.turn = humanTurn() ? "human" : view.outcome ? "over" : "engine";
+}
+
+// A move's piece slides from its square to the new one: after a move (a person's by click
+// or key, the engine's) or a step forward through the game, not after a jump, a move
+// dragged there by hand, or with the system's "reduce motion". The board is drawn afresh
+// on every change, so a slide under way goes on in the new drawing where it was.
+const SLIDE_MS = 160;
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+let drawn = null;     // {game, ply}: the position the board showed last
+let sliding = null;   // {game, ply, start, end, began} while a piece slides
+let dragged = false;  // the move just played was dragged to its square: it is there already
+
+function slide(board) {
+  const ply = browsing === null ? view.history.length : browsing;
+  const game = `${view.origin ? view.origin.board : ""}|${view.positions[0]}`;
+  const before = drawn;
+  drawn = { game, ply };
+  let now = sliding && sliding.game === game && sliding.ply === ply ? sliding : null;
+  if (!now && before && before.game === game && ply > before.ply && ply - before.ply <= 2 &&
+      !dragged && !reducedMotion.matches) {
+    let index = ply - 1;
+    while (index >= before.ply && view.history[index].chance) index--;
+    const last = index >= before.ply ? view.history[index] : null;
+    if (last && last.start !== null && last.end !== null) {
+      now = { game, ply, start: last.start, end: last.end, began: performance.now() };
+      board.dataset.slides = String(Number(board.dataset.slides || 0) + 1);
+    }
+  }
+  if (ply !== (before && before.ply)) dragged = false;
+  sliding = now;
+  const elapsed = now ? performance.now() - now.began : SLIDE_MS;
+  if (!now || elapsed >= SLIDE_MS) { sliding = null; return; }
+  const from = board.querySelector(`[data-cell='${now.start}']`), to = board.querySelector(`[data-cell='${now.end}']`);
+  const piece = to && to.querySelector(".piece");
+  if (!from || !piece) return;
+  const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
+  piece.classList.add("sliding");
+  const motion = piece.animate([{ transform: `translate(${a.left - b.left}px, ${a.top - b.top}px)` },
+                                { transform: "none" }], { duration: SLIDE_MS, easing: "ease-out" });
+  motion.currentTime = elapsed;
+  motion.finished.then(() => piece.classList.remove("sliding")).catch(() => {});
 }
 
 // The pieces each side has lost since the start (a promotion is not a loss: only as many
@@ -722,7 +791,8 @@ function renderCaptured() {
 
 function renderStatus() {
   renderCaptured();
-  const who = view.to_move < 0 ? "" : humans.has(view.to_move) ? "you" : "engine";
+  const who = view.to_move < 0 ? "" : humans.has(view.to_move) ? "you"
+    : view.level ? `engine, level ${view.level.name}` : "engine";
   let status = view.outcome ? "Game over." :
     `${view.player} to move (${who}${searching ? ", thinking…" : hinting ? ", hint…" : ""}) · move ${view.decisions + 1}` +
     (view.max_plies ? ` of ${view.max_plies}` : "");
@@ -757,7 +827,8 @@ function renderMoveList() {
       return;
     }
     if (ply.mover === 0 || item === null) {
-      item = element("li", { value: String(++number) });
+      ++number;  // written in the item, not as the list's marker: a marker past 99 was cut off
+      item = element("li", { value: String(number) }, element("span", { class: "number" }, `${number}.`));
       list.append(item);
     }
     const current = browsing === null ? view.history.length : browsing;
@@ -963,7 +1034,7 @@ board.addEventListener("pointerup", (event) => {
     const under = document.elementFromPoint(event.clientX, event.clientY);
     const target = under && under.closest(".cell");
     const move = target && view.moves.find((m) => m.start === started.from && m.end === Number(target.dataset.cell));
-    if (move && humanTurn()) { play(move.text); return; }
+    if (move && humanTurn()) { dragged = true; play(move.text); return; }
     render();
     return;
   }
