@@ -241,7 +241,8 @@ def _ladder_section(ladder: Ladder) -> str:
 _ABOUT = (("game", "game"), ("settings", "settings"), ("seconds", "seconds a move"),
           ("date", "date"), ("commit", "commit"), ("machine", "machine"),
           ("load", "load (1 minute, lowest-highest)"), ("budget", "games a player at most"),
-          ("target", "done within +- Elo (95%)"), ("sandbox", "sandbox"))
+          ("target", "done within +- Elo (95%)"), ("sandbox", "sandbox"),
+          ("jobs", "games at once"))
 
 
 def _about_text(key: str, value: Any) -> str:
