@@ -95,6 +95,18 @@ def page(browser):
     context.close()
 
 
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical findings, as the web app's pages are held to."""
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright")
+    before = len(page.problems)
+    found = axe.Axe().run(page).response["violations"]
+    # axe itself reads the stylesheets by XMLHttpRequest, which file:// refuses: its own
+    # failures are no page's
+    page.problems[before:] = [problem for problem in page.problems[before:]
+                              if "XMLHttpRequest" not in problem and "ERR_FAILED" not in problem]
+    return [f"{v['id']}: {v['help']}" for v in found if v["impact"] in ("serious", "critical")]
+
+
 def names(page) -> list[str]:
     return page.locator("#players tbody tr td:nth-child(2)").all_inner_texts()
 
@@ -102,6 +114,7 @@ def names(page) -> list[str]:
 def test_every_player_is_shown_and_any_column_sorts(page, site):
     index, found = site
     page.goto(index.as_uri())
+    assert serious_violations(page) == []
     assert names(page) == [grade.name for grade in found]  # best first, as graded
     row = page.locator("#players tbody tr", has_text="broken")
     assert "not graded" in row.inner_text() and "missing.py <script>" in row.inner_text()
@@ -139,6 +152,7 @@ def test_a_game_link_opens_a_replay_that_steps(page, site):
     ply = page.locator("#ply")
     total = int(ply.inner_text().split(" of ")[1].split(":")[0])
     assert ply.inner_text().startswith("move 0 of") and total > 0
+    assert serious_violations(page) == []
     start = page.locator("#board").get_attribute("aria-label")
     page.keyboard.press("ArrowRight")
     assert ply.inner_text().startswith("move 1 of")

@@ -176,7 +176,7 @@ def index_page(grades: Sequence[Grade], ladder: Ladder, about: dict[str, Any],
         "its games and forfeits (games lost by a crash, a timeout, an illegal move...); "
         "then its points against each level it met (1 a win, &frac12; a draw). Click a "
         "column's heading to sort by it.</p>",
-        '<div class="table-scroll" tabindex="0" role="region" aria-label="players">'
+        '<div class="table-scroll" tabindex="0" role="region" aria-label="players table">'
         f'<table id="players"><thead><tr>{header}</tr></thead>'
         f'<tbody>{"".join(rows)}</tbody></table></div>',
         "</section>",
