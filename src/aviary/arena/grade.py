@@ -31,6 +31,7 @@ from aviary.arena.store import Store, StoredGame
 BUDGET = 40  # games a player plays at most
 TARGET = 75.0  # Elo: a player whose 95% interval is within +- this is done
 OFF_SCALE = 8  # games all won against the top level (or lost against the bottom) end it
+JUMP = 2  # levels the staircase climbs (descends) while a player wins (loses) every game
 
 
 @dataclass
@@ -145,16 +146,16 @@ class Staircase(Schedule):
 
     def choose(self, player: _Player) -> str:
         """The level of the player's next pair: the middle first; then, while it has won
-        (lost) every game, the next level up (down) from the highest (lowest) it met; else
+        (lost) every game, `JUMP` levels up (down) from the highest (lowest) it met; else
         the level nearest its Elo so far."""
         if not player.pairs:
             return self.order[(len(self.order) - 1) // 2]
         games = player.games()
         met = sorted({self.order.index(level) for level, _ in games})
         if all(score == 1 for _, score in games):
-            return self.order[min(met[-1] + 1, len(self.order) - 1)]
+            return self.order[min(met[-1] + JUMP, len(self.order) - 1)]
         if all(score == 0 for _, score in games):
-            return self.order[max(met[0] - 1, 0)]
+            return self.order[max(met[0] - JUMP, 0)]
         elo = self.placement(player.name).elo
         assert elo is not None
         return min(self.order, key=lambda level: abs(self.elo[level] - elo))

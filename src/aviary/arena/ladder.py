@@ -187,15 +187,15 @@ def fit(store: Store, resamples: int = 300) -> Ladder:
     """The ladder the calibration database `store` holds so far."""
     config = store.config()
     names = [player.name for player in config.players]
-    games = store.games()
-    pairs = pairs_of(games)
+    stored = store.games()
+    pairs = pairs_of(stored)
     if not pairs:
         raise UsageError(f"{store.path} holds no calibration game yet")
     centre, draws = anchored_fits(names, pairs, ANCHOR, resamples)
     played = {name: 0 for name in names}
-    for game in games:
-        played[game.first] += 1
-        played[game.second] += 1
+    for row in stored:
+        played[row.first] += 1
+        played[row.second] += 1
     levels = []
     for i, player in enumerate(config.players):
         elo = float(centre[i])
@@ -209,17 +209,17 @@ def fit(store: Store, resamples: int = 300) -> Ladder:
                             round(step, 1), round(min(float(step_low), step), 1),
                             round(max(float(step_high), step), 1), played[player.name]))
     sittings = store.sittings()
-    loads = [sitting.get("load") for sitting in sittings if sitting.get("load") is not None]
+    loads = [float(sitting["load"]) for sitting in sittings if sitting.get("load") is not None]
     game = config.make_game()
     calibration = {
-        "games": len(games), "pairs": len(pairs), "resamples": resamples,
+        "games": len(stored), "pairs": len(pairs), "resamples": resamples,
         "commit": sittings[-1]["commit"] if sittings else provenance.git_commit(),
-        "started": store.get("created"), "finished": max(g.finished for g in games),
+        "started": store.get("created"), "finished": max(row.finished for row in stored),
         "machine": sittings[-1]["machine"] if sittings else provenance.machine(),
         "load": [min(loads), max(loads)] if loads else None,
         "max_plies": config.max_plies, "opening_plies": config.opening_plies,
         "seed": config.seed, "mode": config.mode, "anchor": ANCHOR,
-        "code": sorted({g.code for g in games if g.code}),
+        "code": sorted({row.code for row in stored if row.code}),
     }
     return Ladder(game.name, dict(game.settings), tuple(levels), calibration)
 

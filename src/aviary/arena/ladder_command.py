@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -143,10 +144,13 @@ def _existing_levels(db: Path) -> list[str] | None:
 
 
 def _play(db: Path, config: Config, jobs: int, until: Any = None) -> None:
-    """Play `config`'s games into `db` (created, or resumed where it stopped)."""
+    """Play `config`'s games into `db` (created, or resumed where it stopped, up to the
+    game count asked for now: a calibration's length is a limit, not part of what it is)."""
     with Store(db) as store:
         if store.get("config") is None:
             store.create(config)
+        elif store.config().games != config.games:
+            store.put("config", replace(store.config(), games=config.games).to_json())
         lock = lock_database(db)
         try:
             store.add_sitting(jobs, "local", isolation.describe())

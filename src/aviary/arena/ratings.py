@@ -492,7 +492,7 @@ def anchored_fits(names: Sequence[str], pairs: Sequence[Sequence[tuple[str, str,
     flat = [[(index[a], index[b], s) for a, b, s in pair] for group in groups for pair in group]
     starts = np.cumsum([0, *(len(group) for group in groups)])
 
-    def fit(chosen: Sequence[int]) -> np.ndarray:
+    def fit(chosen: Sequence[int] | np.ndarray) -> np.ndarray:
         games = [game for pick in chosen for game in flat[pick]]
         a = np.array([game[0] for game in games], dtype=np.intp)
         b = np.array([game[1] for game in games], dtype=np.intp)

@@ -95,6 +95,8 @@ def plan(config: Config) -> list[Slot]:
     """`config.games` slots: rounds of colour-swapped pairs over every pairing."""
     pairs = pairings(config)
     slots: list[Slot] = []
+    if not pairs:
+        return slots
     for round_number in itertools.count():
         for a, b in pairs:
             for first, second in ((a, b), (b, a)):

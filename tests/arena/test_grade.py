@@ -1,0 +1,291 @@
+"""`aviary grade` and `aviary ladder`: placing players on a fixed scale, for real.
+
+The statistics are checked against players of known strength (simulated games with a
+seeded generator); the commands run as subprocesses on real SQLite files, with real
+in-process engines and, in the sandbox, a real program.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from aviary.arena import isolation, ladder
+from aviary.arena.games import make_game
+from aviary.arena.players import PlayerSpec
+from aviary.arena.ratings import anchored_ratings, elo_from_score, place, score_from_elo
+from aviary.arena.schedule import Config, pairings, plan
+
+try:
+    isolation.check_available()
+    SANDBOX = ""
+except isolation.SandboxUnavailable as error:
+    SANDBOX = str(error)
+
+PIKACHU = ("--game", "pikachu", "--option", "n=8")
+
+
+def aviary(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "aviary", *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+# the statistics ------------------------------------------------------------------------------
+
+def test_one_opponent_placement_is_the_elo_of_the_score_with_a_two_sided_interval():
+    games = [(300.0, 1.0)] * 30 + [(300.0, 0.0)] * 10
+    placement = place(games)
+    assert placement.elo == pytest.approx(300 + elo_from_score(0.75), abs=0.5)
+    assert placement.low < placement.elo < placement.high
+    wider = place(games[::4])  # fewer games of the same score: a wider interval
+    assert wider.margin > placement.margin
+
+
+def test_a_player_who_won_every_game_has_only_a_lower_bound_and_it_rises_with_more_wins():
+    few, many = place([(500.0, 1.0)] * 4), place([(500.0, 1.0)] * 16)
+    assert few.elo is None and few.high is None and many.high is None
+    assert 500 < few.low < many.low
+    lost = place([(0.0, 0.0)] * 6)
+    assert lost.elo is None and lost.low is None and lost.high < 0
+    assert str(few).startswith("above ") and str(lost).startswith("below ")
+
+
+def simulated_pairs(true: dict[str, float], reach: int, per_pairing: int, seed: int
+                    ) -> list[list[tuple[str, str, float]]]:
+    rng = random.Random(seed)
+    names = list(true)
+    pairs = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:i + 1 + reach]:
+            expected = score_from_elo(true[b] - true[a])
+            for _ in range(per_pairing):
+                pairs.append([(b, a, float(rng.random() < expected)),
+                              (a, b, float(rng.random() > expected))])
+    return pairs
+
+
+def test_an_anchored_fit_recovers_known_strengths_with_intervals_of_the_right_size():
+    true = {"r": 0.0, "a": 180.0, "b": 330.0, "c": 520.0, "d": 700.0}
+    ratings = anchored_ratings(list(true), simulated_pairs(true, 2, 150, seed=3), "r",
+                               resamples=120)
+    assert ratings["r"].elo == 0 and ratings["r"].margin == 0
+    for name, elo in true.items():  # within two margins: about four standard errors
+        assert abs(ratings[name].elo - elo) <= 2 * ratings[name].margin + 1e-9, name
+    # 300 games a step at scores of 0.6-0.75: the first step's margin is some 35-60 Elo
+    assert 25 < ratings["a"].margin < 80
+    # intervals against the anchor widen up the ladder: each carries the steps below it
+    assert ratings["a"].margin < ratings["d"].margin
+
+
+def test_levels_are_chosen_at_even_steps_of_a_probes_curve_made_monotone():
+    specs = ladder.level_specs(ladder.PROBE_SHARES)
+    elos = [0, 150, 320, 300, 600, 800, 1000, 1200, 1400, 1550, 1700, 1800, 1900, 2100]
+    levels = [ladder.Level(f"L{i}", spec, elo)
+              for i, (spec, elo) in enumerate(zip(specs, elos, strict=True))]
+    probe = ladder.Ladder("pikachu", {"n": 8}, tuple(levels))
+    shares = ladder.choose_shares(probe)
+    assert ladder.FEWEST - 2 <= len(shares) <= ladder.MOST - 2
+    assert shares == sorted(shares, reverse=True) and 0 < shares[-1] < shares[0] < 1
+    # read back through the curve, the chosen levels stand at even steps
+    curve = sorted(((ladder.share_of(s), e) for s, e in zip(specs, elos, strict=True)),
+                   reverse=True)
+    rising = ladder._rising([e for _, e in curve])
+    placed = [float(np.interp(-share, [-s for s, _ in curve], rising)) for share in shares]
+    steps = np.diff([0, *placed, 2100])
+    assert steps.max() - steps.min() < 25
+
+
+def test_ladder_mode_pairs_each_level_with_the_two_on_either_side():
+    players = [PlayerSpec(f"L{i}", "aviary:random") for i in range(5)]
+    config = Config(game="pikachu", players=players, seconds=1, games=100, mode="ladder")
+    assert pairings(config) == [("L0", "L1"), ("L0", "L2"), ("L1", "L2"), ("L1", "L3"),
+                                ("L2", "L3"), ("L2", "L4"), ("L3", "L4")]
+    assert plan(Config(game="pikachu", players=players, seconds=1, games=9, mode="grade")) == []
+
+
+def test_a_level_spec_dilutes_the_engine_with_random_moves_and_refuses_bad_shares():
+    from aviary.arena.players import build_engine
+    from aviary.errors import UsageError
+    game = make_game("pikachu", {"n": "8"})
+    always_random = build_engine("aviary:engine?nodes=50&random=1&seed=4", game)
+    state = game.start()
+    answers = {always_random(state, 1.0, ()) for _ in range(40)}
+    assert len(answers) > 3 and answers <= set(game.answers(state))
+    for bad in ("random=1.5", "random=x", "random=-0.1", "seed=3"):
+        with pytest.raises(UsageError):
+            build_engine(f"aviary:engine?nodes=50&{bad}", game)
+
+
+# the commands --------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def calibrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A three-level Pikachu ladder calibrated for real (a handful of games)."""
+    folder = tmp_path_factory.mktemp("ladder")
+    out, db = folder / "ladder.json", folder / "calibration.sqlite"
+    done = aviary("ladder", "calibrate", *PIKACHU, "--file", str(out), "--db", str(db),
+                  "--levels", "aviary:random", "aviary:engine?nodes=30&time=30&random=0.6",
+                  "aviary:engine?nodes=30&time=30", "--max-games", "12", "--jobs", "2",
+                  "--max-plies", "80")
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_calibrate_writes_a_ladder_that_show_prints_and_the_same_command_goes_on(tmp_path,
+                                                                                  calibrated):
+    out = tmp_path / "ladder.json"
+    out.write_text(calibrated.read_text())
+    (tmp_path / "calibration.sqlite").write_bytes(
+        (calibrated.parent / "calibration.sqlite").read_bytes())
+    written = ladder.Ladder.from_json(out.read_text())
+    assert [level.name for level in written.levels] == ["L0", "L1", "L2"]
+    assert written.levels[0].elo == 0 and written.calibration["games"] == 12
+    assert written.calibration["commit"] and written.calibration["machine"]
+    assert all(level.low <= level.elo <= level.high for level in written.levels)
+    shown = aviary("ladder", "show", *PIKACHU, "--file", str(out))
+    assert shown.returncode == 0 and "L2" in shown.stdout and "random mover" in shown.stdout
+    again = aviary("ladder", "calibrate", *PIKACHU, "--file", str(out), "--db",
+                   str(tmp_path / "calibration.sqlite"), "--max-games", "14", "--jobs", "1")
+    assert again.returncode == 0, again.stderr
+    assert ladder.Ladder.from_json(out.read_text()).calibration["games"] == 14
+    other = aviary("ladder", "calibrate", *PIKACHU, "--file", str(out), "--db",
+                   str(tmp_path / "calibration.sqlite"), "--levels", "aviary:random",
+                   "aviary:engine?nodes=5")
+    assert other.returncode == 2 and "other levels" in other.stderr
+
+
+def test_grade_places_players_in_order_writes_its_files_and_reports_who_cannot_run(
+        tmp_path, calibrated):
+    ladder_file = calibrated
+    out = tmp_path / "grades"
+    done = aviary("grade", *PIKACHU, "--ladder", str(ladder_file), "--time", "0.2",
+                  "--budget", "6", "--jobs", "2", "--out", str(out), "aviary:random",
+                  "strong=aviary:engine?nodes=300&time=5", "gone=/no/such/program")
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader((out / "grades.csv").open()))
+    assert list(rows[0]) == ["name", "elo", "elo_low", "elo_high", "level", "games", "forfeits"]
+    by_name = {row["name"]: row for row in rows}
+    assert [row["name"] for row in rows][:2] == ["strong", "random"]
+    assert by_name["gone"]["games"] == "0"
+    assert 0 < int(by_name["strong"]["games"]) <= 6 and 0 < int(by_name["random"]["games"]) <= 6
+    data = json.loads((out / "grades.json").read_text())
+    problems = {player["name"]: player["problem"] for player in data["players"]}
+    assert "not found" in problems["gone"] and problems["strong"] is None
+    assert data["ladder"]["levels"][0]["name"] == "L0" and data["seconds"] == 0.2
+    assert "gone" in done.stdout and "cannot run" in done.stdout
+    assert (out / "index.html").is_file()
+    # the same command again resumes: nothing is played twice, the grades stand
+    before = sqlite3.connect(out / "grade.sqlite").execute("SELECT COUNT(*) FROM games").fetchone()
+    again = aviary("grade", *PIKACHU, "--ladder", str(ladder_file), "--time", "0.2",
+                   "--budget", "6", "--jobs", "2", "--out", str(out), "aviary:random",
+                   "strong=aviary:engine?nodes=300&time=5", "gone=/no/such/program")
+    assert again.returncode == 0, again.stderr
+    after = sqlite3.connect(out / "grade.sqlite").execute("SELECT COUNT(*) FROM games").fetchone()
+    assert before == after
+    assert list(csv.DictReader((out / "grades.csv").open())) == rows
+
+
+def test_an_interrupted_grade_resumes_and_plays_every_planned_game_once(tmp_path, calibrated):
+    ladder_file = calibrated
+    out = tmp_path / "grades"
+    command = [sys.executable, "-m", "aviary", "grade", *PIKACHU, "--ladder", str(ladder_file),
+               "--time", "0.2", "--budget", "6", "--jobs", "2", "--out", str(out),
+               "a=aviary:engine?nodes=100&time=5", "b=aviary:engine?nodes=20&time=5&random=0.3"]
+    running = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    db = out / "grade.sqlite"
+    while time.monotonic() < deadline:  # stop it once some games are stored, not all
+        time.sleep(0.2)
+        if db.exists():
+            try:
+                stored = sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            except sqlite3.Error:
+                continue
+            if stored >= 2:
+                break
+    running.send_signal(signal.SIGINT)
+    _, err = running.communicate(timeout=60)
+    if running.returncode == 0:
+        pytest.skip("the grade finished before it could be interrupted")
+    assert running.returncode == 128 + signal.SIGINT and "the same command goes on" in err
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stderr
+    database = sqlite3.connect(db)
+    planned = {row[0] for row in database.execute("SELECT id FROM slots")}
+    played = [row[0] for row in database.execute("SELECT id FROM games")]
+    assert sorted(played) == sorted(planned) and len(played) == len(set(played))
+    for name in ("a", "b"):
+        count = database.execute("SELECT COUNT(*) FROM games WHERE first = ? OR second = ?",
+                                 (name, name)).fetchone()[0]
+        assert 2 <= count <= 6
+
+
+@pytest.mark.skipif(bool(SANDBOX), reason=f"no sandbox here: {SANDBOX}")
+def test_grade_runs_programs_in_the_sandbox_and_counts_their_forfeits_by_reason(
+        tmp_path, calibrated):
+    ladder_file = calibrated
+    crasher = tmp_path / "crasher" / "player.py"
+    crasher.parent.mkdir()
+    crasher.write_text(f"#!{sys.executable}\nraise SystemExit('no move today')\n")
+    crasher.chmod(0o755)
+    out = tmp_path / "grades"
+    done = aviary("grade", *PIKACHU, "--ladder", str(ladder_file), "--time", "0.5",
+                  "--budget", "6", "--jobs", "2", "--out", str(out), f"crash={crasher}")
+    assert done.returncode == 0, done.stderr
+    data = json.loads((out / "grades.json").read_text())
+    crash = data["players"][0]
+    assert crash["games"] == 6 and crash["forfeits"] == {"crash": 6}
+    assert crash["elo"] is None and crash["high"] is not None  # below the ladder
+    assert "bubblewrap" in data["sandbox"]
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    ((), "no player to grade"),
+    (("--budget", "1", "aviary:random"), "--budget"),
+    (("--time", "0", "aviary:random"), "--time"),
+    (("L1=aviary:random",), "name of a ladder level"),
+    (("--ladder", "/no/such/ladder.json", "aviary:random"), "--ladder"),
+])
+def test_bad_grade_input_is_one_line_and_exit_2(tmp_path, args, says):
+    done = aviary("grade", *PIKACHU, "--out", str(tmp_path / "g"), *args)
+    assert done.returncode == 2 and says in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_submissions_from_a_glob_are_named_by_their_folders(tmp_path):
+    from aviary.arena.grade_command import _named
+    from aviary.arena.players import parse_specs
+    programs = []
+    for who in ("alice", "bob"):
+        program = tmp_path / "submissions" / who / "pikachu.py"
+        program.parent.mkdir(parents=True)
+        programs.append(str(program))
+    assert [spec.name for spec in _named(parse_specs(programs))] == ["alice", "bob"]
+    named = _named(parse_specs([f"mine={programs[0]}", "aviary:random", "aviary:random"]))
+    assert [spec.name for spec in named] == ["mine", "random", "random#2"]
+
+
+def test_a_from_file_line_without_a_name_is_one_line(tmp_path):
+    listing = tmp_path / "players.txt"
+    listing.write_text("# submissions\nok=aviary:random\npython3 nameless.py\n")
+    done = aviary("grade", *PIKACHU, "--out", str(tmp_path / "g"), "--from", str(listing))
+    assert done.returncode == 2 and "line 3" in done.stderr and "NAME=COMMAND" in done.stderr
+
+
+def test_a_ladder_for_another_game_or_none_at_all_is_one_line(tmp_path, calibrated):
+    ladder_file = calibrated
+    done = aviary("grade", "--game", "betsy", "--ladder", str(ladder_file), "--out",
+                  str(tmp_path / "g"), "aviary:random")
+    assert done.returncode == 2 and "ladder of pikachu" in done.stderr
+    missing = aviary("ladder", "show", "--game", "pikachu", "--option", "n=13")
+    assert missing.returncode == 2 and "aviary ladder calibrate --game pikachu" in missing.stderr
