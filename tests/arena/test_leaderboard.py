@@ -1,27 +1,27 @@
 """The leaderboard `aviary grade --out DIR` writes: real games, a real browser, from file://.
 
-The games are a real arena database, played by the arena's runner: two graded players
-against a small ladder of quick levels (random, textbook depth 1 and 2), and a third
-player that could not run. One graded player is named like an attack: its name must be
-shown as text, never run. The pages are opened straight from disk in Chromium, where a
-fetch of a local file would fail: they must work without one.
+`aviary grade` itself plays the games (in-process players and a program, unsandboxed)
+against a small ladder of quick levels (random, textbook depth 1 and 2): two players
+that play, one program whose every answer is an attack on the page (its output is kept
+with its losses), and one that cannot run. The pages are opened straight from disk in
+Chromium, where a fetch of a local file would fail: they must work without one, and
+show what programs chose as text, never run it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from aviary.arena import runner
-from aviary.arena.grade import grades
+from aviary.arena.grade import Grade
 from aviary.arena.ladder import Ladder, Level
-from aviary.arena.leaderboard import script_data, write_site
-from aviary.arena.players import PlayerSpec
-from aviary.arena.schedule import Config
-from aviary.arena.store import Store
+from aviary.arena.leaderboard import index_page, script_data
 
 CHROMIUM = os.environ.get("AVIARY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 EVIL = "</script><img src=x onerror=alert(1)>"
@@ -29,26 +29,22 @@ LEVELS = (Level("L0", "aviary:random", 0, 0, 0, games=10),
           Level("L1", "aviary:textbook?depth=1", 300, 200, 400, 300, 200, 400, 10),
           Level("L2", "aviary:textbook?depth=2", 800, 650, 950, 500, 300, 700, 10))
 LADDER = Ladder("pikachu", {"n": 8}, LEVELS, {"games": 30, "commit": "abc1234"})
-GRADED = [("rnd", "aviary:random"), (EVIL, "aviary:textbook?depth=1")]
-ABOUT = {"game": "pikachu", "settings": {"n": 8}, "seconds": 0.2, "date": "2026-12-02",
-         "commit": "abc1234", "machine": {"processor": "AMD EPYC", "cores": 2},
-         "load": [1.0, 2.5], "budget": 4, "target": 75, "sandbox": "none"}
 
 
-def build(folder: Path) -> tuple[Path, list]:
-    """Play the games (the arena's ladder mode pairs each graded player with the levels
-    near it, never with the other one) and write the site; (index.html, the grades)."""
-    players = [PlayerSpec(*GRADED[0]), PlayerSpec("L0", LEVELS[0].spec),
-               PlayerSpec("L1", LEVELS[1].spec), PlayerSpec(*GRADED[1]),
-               PlayerSpec("L2", LEVELS[2].spec)]
-    config = Config(game="pikachu", players=players, seconds=0.2, games=14,
-                    game_options={"n": 8}, mode="ladder", max_plies=20, sandbox="none")
-    with Store(folder / "grade.sqlite") as store:
-        store.create(config)
-        runner.run(store, jobs=1)
-        found = grades(store, LADDER, [*GRADED, ("broken", "./missing.py")],
-                       {"broken": "player program not found: ./missing.py <script>"})
-        return write_site(folder / "site", store, found, LADDER, ABOUT), found
+def build(folder: Path) -> tuple[Path, list[str]]:
+    """Grade four players with `aviary grade`; (index.html, the players best first)."""
+    (folder / "ladder.json").write_text(LADDER.to_json())
+    evil = folder / "evil.py"
+    evil.write_text(f"#!{sys.executable}\nprint({EVIL!r})\n")
+    evil.chmod(0o755)
+    subprocess.run(
+        [sys.executable, "-m", "aviary", "grade", "--game", "pikachu", "--n", "8", "--time",
+         "0.5", "--budget", "4", "--jobs", "1", "--sandbox", "none", "--ladder",
+         str(folder / "ladder.json"), "--out", str(folder / "site"), "rnd=aviary:random",
+         "tb=aviary:textbook?depth=1", f"evil={evil}", "broken=./missing.py"],
+        check=True, capture_output=True, timeout=300, cwd=folder)
+    graded = json.loads((folder / "site" / "grades.json").read_text())
+    return folder / "site" / "index.html", [player["name"] for player in graded["players"]]
 
 
 @pytest.fixture(scope="module")
@@ -58,15 +54,21 @@ def site(tmp_path_factory):
 
 def test_the_site_escapes_what_programs_chose(site):
     index, found = site
+    assert found[-1] == "broken" and set(found) == {"rnd", "tb", "evil", "broken"}
     text = index.read_text()
-    assert EVIL not in text and "&lt;/script&gt;&lt;img" in text
-    assert "./missing.py &lt;script&gt;" in text
+    assert "player program not found: ./missing.py" in text
     pages = list((index.parent / "games").glob("*.html"))
-    assert len(pages) == 14
-    for page in pages:
-        assert EVIL not in page.read_text()
+    assert len(pages) == 12  # four games each of three players that ran
+    said = [page.read_text() for page in pages]
+    assert not any(EVIL in page for page in said)
+    assert sum("onerror=alert(1)" in page for page in said) >= 4  # evil's output, escaped
     assert "</" not in script_data({"name": EVIL})
-    assert {grade.name for grade in found} == {"rnd", EVIL, "broken"}
+
+
+def test_a_name_is_escaped_wherever_it_is_shown():
+    grade = Grade(EVIL, "x", 100.0, 0.0, 200.0, "L1", 2, {"illegal": 1}, {"L1": (1.0, 2)})
+    page = index_page([grade], LADDER, {"game": EVIL, "machine": {"processor": EVIL}}, [])
+    assert EVIL not in page and page.count("&lt;/script&gt;&lt;img") >= 4
 
 
 @pytest.fixture(scope="module")
@@ -111,16 +113,22 @@ def names(page) -> list[str]:
     return page.locator("#players tbody tr td:nth-child(2)").all_inner_texts()
 
 
+def column(page, number: int) -> list[float]:
+    """The values column `number` (from 1) sorts by, row by row."""
+    return [float(cell.get_attribute("data-sort")) for cell in
+            page.locator(f"#players tbody tr td:nth-child({number})").all()]
+
+
 def test_every_player_is_shown_and_any_column_sorts(page, site):
     index, found = site
     page.goto(index.as_uri())
     assert serious_violations(page) == []
-    assert names(page) == [grade.name for grade in found]  # best first, as graded
+    assert names(page) == found  # best first, as graded
     row = page.locator("#players tbody tr", has_text="broken")
-    assert "not graded" in row.inner_text() and "missing.py <script>" in row.inner_text()
-    evil = page.locator("#players tbody tr", has_text="onerror")
-    points = evil.locator("td").nth(7 + 1).inner_text()  # against L1
-    assert points.endswith("/2")
+    assert "not graded" in row.inner_text() and "./missing.py" in row.inner_text()
+    evil = page.locator("#players tbody tr", has_text="evil").locator("td")
+    assert "=" in evil.nth(6).inner_text()  # its forfeits, by reason
+    assert any(evil.nth(7 + i).inner_text().endswith(("/2", "/4")) for i in range(3))
     page.get_by_role("button", name="player").click()
     assert names(page) == sorted(names(page))
     assert page.locator("#players th", has_text="player").get_attribute("aria-sort") == "ascending"
@@ -128,18 +136,30 @@ def test_every_player_is_shown_and_any_column_sorts(page, site):
     assert names(page) == sorted(names(page), reverse=True)
     page.get_by_role("button", name="Elo", exact=True).focus()  # the keyboard sorts too
     page.keyboard.press("Enter")
-    elo = page.locator("#players tbody tr td:nth-child(3)").all_inner_texts()
-    assert elo[-1] == "not graded" and names(page)[-1] == "broken"
-    graded = [float(text) for text in elo if text[0] in "+-"]
-    assert graded == sorted(graded, reverse=True) and len(graded) == 2
+    assert column(page, 3) == sorted(column(page, 3), reverse=True)
+    assert names(page)[-1] == "broken" and "not graded" in page.locator(
+        "#players tbody tr").last.inner_text()
+    page.get_by_role("button", name="Elo", exact=True).click()
+    assert column(page, 3) == sorted(column(page, 3)) and names(page)[0] == "broken"
     page.get_by_role("button", name="games").click()
-    games = [int(text) for text in
-             page.locator("#players tbody tr td:nth-child(6)").all_inner_texts()]
-    assert games == sorted(games, reverse=True) and games[-1] == 0 and games[0] > 0
+    games = column(page, 6)
+    assert games == sorted(games, reverse=True) and games == [4, 4, 4, 0]
     levels = page.locator("#levels tbody tr").all_inner_texts()
     assert len(levels) == 3 and "random mover" in levels[0]
     assert "random mover is 0" in page.locator("body").inner_text()
-    assert "AMD EPYC, 2 cores" in page.locator("dl.about").inner_text()
+    about = page.locator("dl.about").inner_text()
+    assert "pikachu" in about and "n=8" in about and "0.5" in about
+
+
+def test_what_a_program_printed_is_shown_as_text(page, site):
+    index, _ = site
+    page.goto(index.as_uri())
+    rank = names(page).index("evil") + 1  # the rows are in the grade's order here
+    page.locator(f"#player-{rank} summary").click()
+    page.locator(f"#player-{rank} a").first.click()
+    page.wait_for_url("**/games/*.html")
+    assert EVIL in page.locator("#result").inner_text()
+    assert page.locator("#result img").count() == 0
 
 
 def test_a_game_link_opens_a_replay_that_steps(page, site):

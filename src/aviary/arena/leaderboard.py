@@ -85,8 +85,8 @@ main { display: block; max-width: 1200px; }
 section.panel { margin-bottom: 16px; }
 th button.sort { background: none; color: var(--accent); padding: 0 2px; margin: 0;
   font-weight: 600; text-decoration: underline; }
-th[aria-sort=ascending] button.sort::after { content: " \\25B2"; }
-th[aria-sort=descending] button.sort::after { content: " \\25BC"; }
+th[aria-sort=ascending] button.sort::after { content: " \\25B2" / ""; }
+th[aria-sort=descending] button.sort::after { content: " \\25BC" / ""; }
 td.problem { color: #8a1c1c; text-align: left; }
 tbody tr:nth-child(even) td { background: #f4f2ec; }
 dl.about { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; }
@@ -166,7 +166,7 @@ def index_page(grades: Sequence[Grade], ladder: Ladder, about: dict[str, Any],
         rows.append(f'<tr data-player="{_e(grade.name)}">{"".join(cells)}</tr>')
     body = [
         f'<header><span class="home">aviary</span><h1>{_e(title)}</h1>'
-        f'<span class="subtitle">{len(grades)} players on the ladder</span></header>',
+        f'<span class="subtitle">{_count(grades)}</span></header>',
         "<main>",
         '<section class="panel" aria-labelledby="standings-heading">',
         '<h2 id="standings-heading">Players</h2>',
@@ -186,6 +186,12 @@ def index_page(grades: Sequence[Grade], ladder: Ladder, about: dict[str, Any],
         "</main>",
     ]
     return _page(title, "\n".join(body), script=f"<script>{_SORT_SCRIPT}</script>\n")
+
+
+def _count(grades: Sequence[Grade]) -> str:
+    failed = sum(grade.problem is not None for grade in grades)
+    said = f"{len(grades) - failed} players graded"
+    return said + (f", {failed} could not run" if failed else "")
 
 
 _SORT_SCRIPT = """
