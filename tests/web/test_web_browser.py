@@ -1059,6 +1059,7 @@ def test_the_ladders_levels_are_offered_and_the_engine_plays_one(page, bare_serv
     assert strength.input_value() == level
     assert f"level {level} (" in strength.locator("option:checked").inner_text()
     assert len(played(page)) == 1  # the level moved first
+    assert f"level {level}:" in page.locator("#thinking").inner_text()
     assert page.evaluate("() => view.level.name") == level
     assert f"level={level}" in page.url
     page.reload()  # the link keeps the level

@@ -483,6 +483,9 @@ async function engineTurn() {
   if (!view || view.outcome || searching || view.to_move < 0 || humans.has(view.to_move)) return;
   searching = true;
   $("thinking").textContent = "";
+  if (view.level) {  // a level reports no depths: say what plays instead
+    $("thinking").append(element("div", {}, `level ${view.level.name}: ${view.level.player} (no search log)`));
+  }
   render();
   await socketReady;
   let seconds = goodSeconds;
