@@ -209,7 +209,8 @@ def fit(store: Store, resamples: int = 300) -> Ladder:
                             round(step, 1), round(min(float(step_low), step), 1),
                             round(max(float(step_high), step), 1), played[player.name]))
     sittings = store.sittings()
-    loads = [float(sitting["load"]) for sitting in sittings if sitting.get("load") is not None]
+    loads = [load for row in stored for load in (row.load_start, row.load_end)
+             if load is not None]
     game = config.make_game()
     calibration = {
         "games": len(stored), "pairs": len(pairs), "resamples": resamples,
