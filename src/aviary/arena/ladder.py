@@ -266,7 +266,8 @@ def describe(spec: str) -> str:
 PROBE_SHARES = (0.93, 0.85, 0.77, 0.7, 0.62, 0.53, 0.44, 0.36, 0.26, 0.14, 0.06, 0.03)
 PROBE_ROUNDS = 12  # colour-swapped pairs per pairing in the probe
 FEWEST, MOST = 8, 12  # levels in a ladder
-STEP = 230  # the Elo between neighbouring levels the choice aims at
+STEP = 200  # the Elo between neighbouring levels the choice aims at (measured steps vary by
+# +-50 around it as games accrue, and a step must stay within 50-250)
 
 
 def share_of(spec: str) -> float:

@@ -100,8 +100,10 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
         games = args.probe_rounds * default_games("ladder", len(probe_specs))
         print(f"aviary ladder: probing {len(probe_specs)} levels ({games} games, {probe_db})",
               flush=True)
-        _play(probe_db, ladder.calibration_config(game, probe_specs, games, args.max_plies),
-              args.jobs, None)
+        status = _play(probe_db, ladder.calibration_config(game, probe_specs, games,
+                                                           args.max_plies), args.jobs, None)
+        if status:
+            return status
         with Store(probe_db, read_only=True) as store:
             shares = ladder.choose_shares(ladder.fit(store, resamples=0))
         specs = ladder.level_specs(shares)
@@ -121,13 +123,15 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
             return f"every level within +-{args.target:g} Elo"
         return None
 
-    _play(db, config, args.jobs, checkpoint)
+    status = _play(db, config, args.jobs, checkpoint)
     with Store(db, read_only=True) as store:
-        fitted = ladder.fit(store)
+        if not store.games():
+            return status
+        fitted = ladder.fit(store)  # stopped or done: the ladder of every stored game
     ladder.write(fitted, out)
     print_ladder(fitted)
     print(f"written to {out}")
-    return 0
+    return status
 
 
 def _existing_levels(db: Path) -> list[str] | None:
@@ -143,9 +147,10 @@ def _existing_levels(db: Path) -> list[str] | None:
     return [player.spec for player in config.players]
 
 
-def _play(db: Path, config: Config, jobs: int, until: Any = None) -> None:
+def _play(db: Path, config: Config, jobs: int, until: Any = None) -> int:
     """Play `config`'s games into `db` (created, or resumed where it stopped, up to the
-    game count asked for now: a calibration's length is a limit, not part of what it is)."""
+    game count asked for now: a calibration's length is a limit, not part of what it is);
+    0, or 128 + the signal that stopped it."""
     with Store(db) as store:
         if store.get("config") is None:
             store.create(config)
@@ -159,9 +164,10 @@ def _play(db: Path, config: Config, jobs: int, until: Any = None) -> None:
         except runner.Interrupted as interrupted:
             print(f"aviary ladder: stopped by {interrupted}; the same command goes on from "
                   f"{db}", file=sys.stderr, flush=True)
-            raise SystemExit(128 + interrupted.signum) from None
+            return 128 + interrupted.signum
         finally:
             lock.close()
+    return 0
 
 
 def _progress(store: Store) -> Any:
