@@ -25,6 +25,7 @@ from aviary.arena.games import make_game
 from aviary.arena.players import PlayerSpec
 from aviary.arena.ratings import anchored_ratings, elo_from_score, place, score_from_elo
 from aviary.arena.schedule import Config, pairings, plan
+from aviary.arena.store import Store
 
 try:
     isolation.check_available()
@@ -193,6 +194,14 @@ def test_grade_places_players_in_order_writes_its_files_and_reports_who_cannot_r
     after = sqlite3.connect(out / "grade.sqlite").execute("SELECT COUNT(*) FROM games").fetchone()
     assert before == after
     assert list(csv.DictReader((out / "grades.csv").open())) == rows
+    # exported and imported, the grade keeps its own plan: no game reads as foreign
+    exported, imported = tmp_path / "grade.jsonl", tmp_path / "imported.sqlite"
+    assert aviary("arena", "export", str(out / "grade.sqlite"), "--out",
+                  str(exported)).returncode == 0
+    assert aviary("arena", "import", str(exported), "--db", str(imported)).returncode == 0
+    with Store(imported, read_only=True) as store:
+        assert len(store.games()) == before[0] and not store.foreign_games()
+        assert store.get("ladder") == ladder_file.read_text()
 
 
 def test_an_interrupted_grade_resumes_and_plays_every_planned_game_once(tmp_path, calibrated):

@@ -113,6 +113,7 @@ def main(argv: list[str]) -> int:
     runnable, problems = _runnable(specs, game, a.sandbox)
     a.out.mkdir(parents=True, exist_ok=True)
     db = a.db or a.out / "grade.sqlite"
+    used = _stored_ladder(db) or used  # a resumed grade keeps the ladder it began on
     config = Config(
         game=game.name, players=[*runnable, *(PlayerSpec(level.name, level.spec)
                                               for level in used.levels)],
@@ -184,6 +185,15 @@ def _ladder(a: argparse.Namespace, game: Game[Any, Any]) -> ladder.Ladder:
         raise UsageError(f"--ladder {a.ladder} is the ladder of {used.game} {used.settings}, "
                          f"not of {game.name} {dict(game.settings)}")
     return used
+
+
+def _stored_ladder(db: Path) -> ladder.Ladder | None:
+    """The ladder a grade in `db` began on, if `db` holds one."""
+    if not db.is_file() or db.stat().st_size == 0:
+        return None
+    with Store(db, must_exist=True) as store:
+        text = store.get("ladder")
+    return ladder.Ladder.from_json(text) if text else None
 
 
 def _read_from(path: Path | None) -> list[str]:
@@ -285,8 +295,8 @@ def _about(store: Store, game: Game[Any, Any], a: argparse.Namespace) -> dict[st
     """What was graded and how: the record that goes with every grade."""
     config = store.config()
     sittings = store.sittings()
-    loads = [game_.load_start for game_ in store.games() if game_.load_start is not None]
-    loads += [game_.load_end for game_ in store.games() if game_.load_end is not None]
+    loads = [load for row in store.games() for load in (row.load_start, row.load_end)
+             if load is not None]
     settings = json.loads(store.get("grade") or "{}")
     return {"game": game.name, "settings": dict(game.settings), "seconds": config.seconds,
             "date": store.get("created"), "commit": sittings[-1]["commit"] if sittings else "",
