@@ -71,6 +71,7 @@ class Staircase(Schedule):
         self.elo = {level.name: level.elo for level in ladder.levels}
         self.order = [level.name for level in ladder.levels]
         self.players = {name: _Player(name) for name in players}
+        self.done: set[str] = set()  # finished stays finished: no need to place them again
         self.queue: list[Slot] = []  # planned but not finished: play these first
         finished = {game.id - 1: game for game in store.games()}
         self.next_index, self.next_round = 0, 0
@@ -128,6 +129,16 @@ class Staircase(Schedule):
         return place([(self.elo[level], score) for level, score in self.players[name].games()])
 
     def finished(self, name: str) -> bool:
+        """Whether `name` is done; asked on every poll of an idle worker, so a finished
+        player is remembered rather than placed again."""
+        if name in self.done:
+            return True
+        if self._finished(name):
+            self.done.add(name)
+            return True
+        return False
+
+    def _finished(self, name: str) -> bool:
         player = self.players[name]
         games = player.games()
         if len(games) >= self.budget:
