@@ -298,3 +298,8 @@ def test_a_ladder_for_another_game_or_none_at_all_is_one_line(tmp_path, calibrat
     assert done.returncode == 2 and "ladder of pikachu" in done.stderr
     missing = aviary("ladder", "show", "--game", "pikachu", "--option", "n=13")
     assert missing.returncode == 2 and "aviary ladder calibrate --game pikachu" in missing.stderr
+    not_one = tmp_path / "notes.json"
+    not_one.write_text("{not json")
+    shown = aviary("ladder", "show", *PIKACHU, "--file", str(not_one))
+    assert shown.returncode == 2 and "not a ladder file" in shown.stderr
+    assert len(shown.stderr.strip().splitlines()) == 1 and "Traceback" not in shown.stderr

@@ -175,12 +175,7 @@ def _check_numbers(a: argparse.Namespace) -> None:
 def _ladder(a: argparse.Namespace, game: Game[Any, Any]) -> ladder.Ladder:
     if a.ladder is None:
         return ladder.load(game)
-    try:
-        used = ladder.Ladder.from_json(a.ladder.read_text())
-    except OSError as error:
-        raise UsageError(f"--ladder {a.ladder}: {error.strerror}") from None
-    except (ValueError, KeyError, TypeError) as error:
-        raise UsageError(f"--ladder {a.ladder}: not a ladder file ({error})") from None
+    used = ladder.read(a.ladder, "--ladder")
     if used.game != game.name or used.settings != dict(game.settings):
         raise UsageError(f"--ladder {a.ladder} is the ladder of {used.game} {used.settings}, "
                          f"not of {game.name} {dict(game.settings)}")

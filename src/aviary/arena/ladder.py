@@ -138,10 +138,18 @@ def load(game: Game[Any, Any]) -> Ladder:
                          f"`aviary ladder calibrate --game {game.name}"
                          + "".join(f" --option {part}" for part in key(game).split(",")
                                    if part != "default") + "`")
+    return read(where)
+
+
+def read(where: Path, said: str = "ladder file") -> Ladder:
+    """The ladder in file `where`; UsageError naming it as `said` (a command's option)
+    and what is wrong."""
     try:
         return Ladder.from_json(where.read_text())
+    except OSError as error:
+        raise UsageError(f"{said} {where}: {error.strerror}") from None
     except (ValueError, KeyError, TypeError) as error:
-        raise UsageError(f"{where}: not a ladder file ({error})") from None
+        raise UsageError(f"{said} {where}: not a ladder file ({error})") from None
 
 
 def available(game_name: str) -> list[Ladder]:

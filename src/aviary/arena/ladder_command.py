@@ -73,7 +73,7 @@ def main(argv: list[str]) -> int:
     if args.command == "show":
         if args.file is not None and not args.file.is_file():
             raise UsageError(f"no such ladder file: {args.file}")
-        shown = ladder.Ladder.from_json(args.file.read_text()) if args.file else ladder.load(game)
+        shown = ladder.read(args.file, "--file") if args.file else ladder.load(game)
         print_ladder(shown)
         return 0
     return _calibrate(args, game, out)
