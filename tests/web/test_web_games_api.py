@@ -7,8 +7,7 @@ import time
 import pytest
 from conftest import endgame_board
 
-from aviary.games import registry
-from aviary.web import boards
+from aviary.games import registry, views
 
 BOARD_GAMES = [spec.name for spec in registry.board_games()]
 
@@ -72,30 +71,30 @@ def test_pikachu_moves_carry_their_squares_from_the_notation(client):
     view = new(client, options={"n": 8})
     for move in view["moves"]:
         start, end = move["text"].split("-")
-        assert move["start"] == boards.square_index(start, boards.Board(8, 8))
-        assert move["end"] == boards.square_index(end, boards.Board(8, 8))
+        assert move["start"] == views.square_index(start, views.Board(8, 8))
+        assert move["end"] == views.square_index(end, views.Board(8, 8))
         assert view["board"][move["start"]] == "w" and view["board"][move["end"]] == "."
 
 
 def test_piece_owners_are_learnt_from_who_moves_them(client):
-    learnt = boards.piece_owners(registry.spec("pikachu").game_class(), (("n", 8),))
+    learnt = views.piece_owners(registry.spec("pikachu").game_class(), (("n", 8),))
     assert learnt["w"] == 0 and learnt["b"] == 1
-    assert [boards.owner_of(c, learnt) for c in "wWbB."] == [0, 0, 1, 1, None]
+    assert [views.owner_of(c, learnt) for c in "wWbB."] == [0, 0, 1, 1, None]
     view = new(client, options={"n": 7}, board=endgame_board(), player="w")
     assert view["owners"] == {"w": 0, "b": 1, "B": 1}
 
 
 def test_arrow_keys_are_offered_only_for_direction_moves():
-    assert boards.keyboard(["U", "D", "L", "R"]) == {
+    assert views.keyboard(["U", "D", "L", "R"]) == {
         "ArrowUp": "U", "ArrowDown": "D", "ArrowLeft": "L", "ArrowRight": "R"}
-    assert boards.keyboard(["a2-a3", "b2-b3"]) == {}
+    assert views.keyboard(["a2-a3", "b2-b3"]) == {}
 
 
 def test_squares_come_from_the_board_difference_when_the_notation_has_none():
     game = registry.make("pikachu", n=7)
     state = game.start()
     move = game.legal_moves(state)[0]
-    assert boards.move_squares(game, state, move, "?", game.board()) == (move.start, move.end)
+    assert views.move_squares(game, state, move, "?", game.board()) == (move.start, move.end)
 
 
 def test_unknown_game_is_404_everywhere(client):

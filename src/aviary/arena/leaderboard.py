@@ -27,9 +27,9 @@ from typing import Any
 from aviary.arena.grade import Grade
 from aviary.arena.ladder import Ladder, describe
 from aviary.arena.store import Store, StoredGame
+from aviary.games import views
 from aviary.games.base import Game
 from aviary.outputs import write_text_atomically
-from aviary.web import boards
 
 STATIC = Path(__file__).resolve().parents[1] / "web" / "static"
 ASSETS = ("style.css", "replay.js")
@@ -316,11 +316,11 @@ def replay_data(game: Game[Any, Any], stored: StoredGame, store: Store) -> dict[
                 "state": move.state, "note": move.note} for move in store.moves(stored.id)]
     owners: dict[str, int] = {}
     if shape.rows:
-        learnt = boards.piece_owners(type(game), tuple(sorted(game.settings.items())))
+        learnt = views.piece_owners(type(game), tuple(sorted(game.settings.items())))
         for frame in frames:
             frame["board"] = game.format(game.decode(frame.pop("state")))
             for char in set(frame["board"]):
-                owner = boards.owner_of(char, learnt)
+                owner = views.owner_of(char, learnt)
                 if owner is not None:
                     owners[char] = owner
     else:

@@ -17,8 +17,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from aviary.games import views
 from aviary.games.base import Game
-from aviary.web import boards
 
 REVIEW_NODES = 20_000  # per position: what a grade rests on
 WIN = 100_000  # a forced win's worth, less the plies to it
@@ -98,7 +98,7 @@ def grade_plies(game: Game[Any, Any], states: list[Any], texts: list[str],
         loss = max(0, sign * (before - after))
         best_text = searched[0]
         best_move = game.parse_move(states[index], best_text)
-        start, end = boards.move_squares(game, states[index], best_move, best_text, shape)
+        start, end = views.move_squares(game, states[index], best_move, best_text, shape)
         graded.append({
             "ply": index, "text": text, "mover": mover, "loss": loss,
             "grade": "best" if text == best_text or loss == 0 else grade(loss),

@@ -30,12 +30,12 @@ import numpy as np
 
 from aviary.arena import ladder
 from aviary.errors import UsageError
-from aviary.games import registry
+from aviary.games import registry, views
 from aviary.games.base import Game, IllegalMove, Outcome
 from aviary.games.match import Match
 from aviary.games.registry import GameSpec
 from aviary.search.clock import Deadline
-from aviary.web import boards, review
+from aviary.web import review
 from aviary.web.workers import ProcessSearches, Thought
 
 MOVE_LIMIT_REASON = "move-limit"
@@ -127,7 +127,7 @@ class GameSession:
         for index in range(len(self.plies), self.match.plies):
             state, played = self.match.states[index], self.match.moves[index]
             text = game.move_text(state, played.move)
-            start, end = boards.move_squares(game, state, played.move, text, shape)
+            start, end = views.move_squares(game, state, played.move, text, shape)
             self.plies.append(Ply(text, played.is_chance, played.mover, start, end))
 
     def _play_chance(self) -> None:
@@ -222,7 +222,7 @@ class GameSession:
         over = self.game.outcome(state)
         if over is not None:  # nothing to play: most likely a mistyped board
             raise SessionError(400, f"that {self.spec.name} position is already over "
-                                    f"({boards.outcome_text(self.game, over)}): "
+                                    f"({views.outcome_text(self.game, over)}): "
                                     "set one where the game goes on")
         self.cancel()
         self.match.restart(state)
@@ -239,13 +239,13 @@ class GameSession:
         shape = game.board()
         board = game.format(state)
         outcome = self.outcome()
-        moves: list[boards.MoveView] = []
+        moves: list[views.MoveView] = []
         if outcome is None and not game.is_chance(state):
             for move in game.legal_moves(state):
                 text = game.move_text(state, move)
-                start, end = boards.move_squares(game, state, move, text, shape)
-                moves.append(boards.MoveView(text, start, end))
-        learnt = boards.piece_owners(type(game), tuple(sorted(game.settings.items())))
+                start, end = views.move_squares(game, state, move, text, shape)
+                moves.append(views.MoveView(text, start, end))
+        learnt = views.piece_owners(type(game), tuple(sorted(game.settings.items())))
         positions = [game.format(before) for before in self.match.states]
         chars = set("".join(positions))
         return {
@@ -261,12 +261,12 @@ class GameSession:
             "player": None if game.is_chance(state) else game.label(state),
             "to_move": game.to_move(state),
             "moves": [vars(move) for move in moves],
-            "keys": boards.keyboard([move.text for move in moves]),
-            "owners": {char: boards.owner_of(char, learnt) for char in sorted(chars)
-                       if boards.owner_of(char, learnt) is not None},
+            "keys": views.keyboard([move.text for move in moves]),
+            "owners": {char: views.owner_of(char, learnt) for char in sorted(chars)
+                       if views.owner_of(char, learnt) is not None},
             "outcome": None if outcome is None else {
                 "winner": outcome.winner, "reason": outcome.reason,
-                "text": boards.outcome_text(game, outcome)},
+                "text": views.outcome_text(game, outcome)},
             "history": [vars(ply) for ply in self.plies],
             "positions": positions,
             "origin": None if self.origin is None else {"board": self.origin[0],

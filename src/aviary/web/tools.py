@@ -25,9 +25,9 @@ import numpy as np
 from fastapi import FastAPI, HTTPException, Request
 from pydantic import BaseModel
 
+from aviary.games import views
 from aviary.games.base import Game
 from aviary.horizon.photo import MAX_MEGAPIXELS
-from aviary.web import boards
 from aviary.web.config import AppConfig
 
 MAX_TEXT = 2000  # characters of a text to classify
@@ -183,12 +183,12 @@ def add_routes(app: FastAPI, config: AppConfig) -> None:
             frames += [{"ply": m.ply, "mover": m.mover, "state": m.state, "seconds": m.seconds}
                        for m in opened.moves(game_id)]
             if shape.rows:
-                learnt = boards.piece_owners(type(game), tuple(sorted(game.settings.items())))
+                learnt = views.piece_owners(type(game), tuple(sorted(game.settings.items())))
                 for frame in frames:
                     board = game.format(game.decode(frame["state"]))
                     frame["board"] = board
-                    frame["owners"] = {c: boards.owner_of(c, learnt) for c in set(board)
-                                       if boards.owner_of(c, learnt) is not None}
+                    frame["owners"] = {c: views.owner_of(c, learnt) for c in set(board)
+                                       if views.owner_of(c, learnt) is not None}
             else:  # no grid of cells (an OpenSpiel game): the game's own picture
                 for frame in frames:
                     frame["board"], frame["owners"] = "", {}

@@ -1,4 +1,5 @@
-"""What a page needs to draw and play any registered board game, read from the protocol alone.
+"""What a page needs to draw and play any registered board game (the web app's pages, the
+arena's leaderboard), read from the protocol alone.
 
 The page never knows which game it shows. Geometry comes from `Game.board()`;
 the pieces are the characters of `Game.format(state)` (`.` empty, `#` closed);
