@@ -41,6 +41,15 @@ def test_nothing_below_the_games_layer_imports_arena_web_cli_or_the_runners(laye
     assert not offenders, "\n".join(offenders)
 
 
+def test_the_arena_does_not_import_the_web_app_or_the_cli():
+    """The web app serves the arena's leaderboards, not the other way round."""
+    offenders = [f"{path.relative_to(PACKAGE)} imports {module}"
+                 for path in sorted((PACKAGE / "arena").rglob("*.py"))
+                 for module in imported_modules(path)
+                 if module.startswith(("aviary.web", "aviary.cli"))]
+    assert not offenders, "\n".join(offenders)
+
+
 def test_search_does_not_import_any_game():
     offenders = [f"{path.relative_to(PACKAGE)} imports {module}"
                  for path in sorted((PACKAGE / "search").rglob("*.py"))
