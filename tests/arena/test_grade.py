@@ -23,7 +23,13 @@ import pytest
 from aviary.arena import isolation, ladder
 from aviary.arena.games import make_game
 from aviary.arena.players import PlayerSpec
-from aviary.arena.ratings import anchored_ratings, elo_from_score, place, score_from_elo
+from aviary.arena.ratings import (
+    Placement,
+    anchored_ratings,
+    elo_from_score,
+    place,
+    score_from_elo,
+)
 from aviary.arena.schedule import Config, pairings, plan
 from aviary.arena.store import Store
 
@@ -59,6 +65,21 @@ def test_a_player_who_won_every_game_has_only_a_lower_bound_and_it_rises_with_mo
     lost = place([(0.0, 0.0)] * 6)
     assert lost.elo is None and lost.low is None and lost.high < 0
     assert str(few).startswith("above ") and str(lost).startswith("below ")
+
+
+def test_a_placement_reads_the_same_in_every_table():
+    """The grade table, the leaderboard and a placement's text share one form."""
+    middle = Placement(1234.4, 1100.0, 1380.2)
+    assert (middle.elo_text(), middle.interval_text()) == ("+1234", "+1100 .. +1380")
+    assert str(middle) == "+1234 [+1100, +1380]"
+    won = Placement(None, 2900.0, None)
+    assert (won.elo_text(), won.interval_text(), str(won)) == ("> +2900", "above +2900",
+                                                               "above +2900")
+    lost = Placement(None, None, -150.0)
+    assert (lost.elo_text(), lost.interval_text()) == ("< -150", "below -150")
+    nothing = Placement(None, None, None)
+    assert (nothing.elo_text(), nothing.interval_text(), str(nothing)) == ("no games", "",
+                                                                           "no games")
 
 
 def simulated_pairs(true: dict[str, float], reach: int, per_pairing: int, seed: int

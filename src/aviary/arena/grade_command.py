@@ -342,11 +342,7 @@ def print_grades(graded: list[Grade], used: ladder.Ladder, about: dict[str, Any]
             table.add_row("-", grade.name, "", "", "cannot run", "0", grade.problem[:60])
             continue
         placement = grade.placement
-        elo = f"{grade.elo:+.0f}" if grade.elo is not None else (
-            "above" if grade.low is not None else "below" if grade.high is not None else "")
-        interval = (f"{grade.low:+.0f} .. {grade.high:+.0f}" if placement.margin is not None
-                    else f"{grade.low:+.0f} .." if grade.low is not None
-                    else f".. {grade.high:+.0f}" if grade.high is not None else "")
+        elo, interval = placement.elo_text(), placement.interval_text()
         beats = grade.level or "none"
         if grade.level:
             beats += f" ({used.level(grade.level).elo:+.0f})"

@@ -67,10 +67,6 @@ def script_data(data: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _signed(value: float | None) -> str:
-    return "" if value is None else f"{value:+.0f}"
-
-
 def _page(title: str, body: str, depth: int = 0, script: str = "") -> str:
     up = "../" * depth
     return (f'<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">'
@@ -97,26 +93,8 @@ ul.games { columns: 2 320px; padding-left: 1.2em; }
 """
 
 
-def _interval(grade: Grade) -> str:
-    if grade.low is not None and grade.high is not None:
-        return f"{grade.low:+.0f} .. {grade.high:+.0f}"
-    if grade.low is not None:
-        return f"above {grade.low:+.0f}"
-    if grade.high is not None:
-        return f"below {grade.high:+.0f}"
-    return ""
-
-
 def _elo_text(grade: Grade) -> str:
-    if grade.problem is not None:
-        return "not graded"
-    if grade.elo is not None:
-        return _signed(grade.elo)
-    if grade.low is not None:
-        return f"&gt; {_signed(grade.low)}"
-    if grade.high is not None:
-        return f"&lt; {_signed(grade.high)}"
-    return "no games"
+    return "not graded" if grade.problem is not None else _e(grade.placement.elo_text())
 
 
 def _points(value: float) -> str:
@@ -148,7 +126,8 @@ def index_page(grades: Sequence[Grade], ladder: Ladder, about: dict[str, Any],
         forfeits = sum(grade.forfeits.values())
         interval = (f'<td class="problem" data-sort="-1e9">{_e(grade.problem)}</td>'
                     if grade.problem is not None
-                    else _cell(_e(_interval(grade)), grade.low if grade.low is not None
+                    else _cell(_e(grade.placement.interval_text()),
+                               grade.low if grade.low is not None
                                else grade.sort_key if grade.sort_key > float("-inf") else -1e9))
         cells = [
             _cell(str(rank), rank),

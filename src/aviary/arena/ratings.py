@@ -536,14 +536,32 @@ class Placement:
             return None
         return (self.high - self.low) / 2
 
-    def __str__(self) -> str:
-        if self.elo is not None and self.low is not None and self.high is not None:
-            return f"{self.elo:+.0f} [{self.low:+.0f}, {self.high:+.0f}]"
+    def elo_text(self) -> str:
+        """The Elo as a table shows it: `+1234`, `> +2900` (won every game), `< -150`
+        (lost every game) or `no games`."""
+        if self.elo is not None:
+            return f"{self.elo:+.0f}"
+        if self.low is not None:
+            return f"> {self.low:+.0f}"
+        if self.high is not None:
+            return f"< {self.high:+.0f}"
+        return "no games"
+
+    def interval_text(self) -> str:
+        """The 95% interval as a table shows it: `+1100 .. +1380`, `above +2900`,
+        `below -150`, or empty (no games)."""
+        if self.low is not None and self.high is not None:
+            return f"{self.low:+.0f} .. {self.high:+.0f}"
         if self.low is not None:
             return f"above {self.low:+.0f}"
         if self.high is not None:
             return f"below {self.high:+.0f}"
-        return "no games"
+        return ""
+
+    def __str__(self) -> str:
+        if self.elo is not None and self.low is not None and self.high is not None:
+            return f"{self.elo:+.0f} [{self.low:+.0f}, {self.high:+.0f}]"
+        return self.interval_text() or "no games"
 
 
 _EDGE = 4000.0  # Elo beyond every ladder: where a placement stops looking
