@@ -13,9 +13,11 @@ on the monotonic clock, and when its time started. The rules on top of it:
 - a web page's searches plan for the lateness seen lately (`Lateness`).
 
 A deadline is made once, at an edge (a course command, the arena, a web session, an
-OpenSpiel player), and passed whole: to another process as the time remaining and the
-time it was sent (`Deadline.to_wire` / `Deadline.from_wire`), never as a float of the
-sender's clock. Seconds given from outside are read by one validator, `check_seconds`.
+OpenSpiel player: one module each, `tests/search/test_one_clock.py`), and passed whole:
+to another process as the seconds remaining and the time they were measured
+(`Deadline.to_wire` / `Deadline.from_wire`), never as a time of the sender's clock.
+Seconds given from outside are read by one validator, `check_seconds`. Timers that are
+not a move's time (lock waits, reaping, watchdogs) are elapsed-time checks.
 
 A search is stopped by a python-chess-like `Limit` (seconds, a deadline, depth,
 nodes). A compiled search cannot be interrupted from outside, so it polls a one-element
@@ -123,9 +125,9 @@ class Deadline:
 
     def to_wire(self) -> dict[str, float]:
         """This deadline for another process: the seconds remaining and already spent, and
-        when they were measured (`sent`, this process's monotonic clock): `from_wire` there
-        subtracts the time the message took, so the deadline stays whole, and never reads
-        a float of the sender's clock as its own."""
+        when they were measured (`sent`, on this process's monotonic clock). The receiver
+        keeps the seconds, not a time of our clock; `sent` only tells it how long the
+        message took (`from_wire`), so the deadline stays whole."""
         now = time.monotonic()
         return {"remaining": self.at - now, "spent": now - self.started, "sent": now}
 
