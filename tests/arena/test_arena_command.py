@@ -59,9 +59,10 @@ def test_a_non_executable_program_is_refused(tmp_path):
 @pytest.mark.parametrize("options, message", [
     (["--game", "chess"], "unknown game 'chess'"),
     (["--n", "5"], "at least 7"),
-    (["--time", "0"], "--time must be a finite number above 0"),
-    (["--time", "inf"], "--time must be a finite number above 0, got inf"),
-    (["--grace", "nan"], "--grace must be a finite number at least 0"),
+    (["--time", "0"], "--time must be a number of seconds above 0"),
+    (["--time", "inf"], r"--time must be a number of seconds above 0 and at most 86400 \(a day\), "
+                        "got inf"),
+    (["--grace", "nan"], "--grace must be a number of seconds at least 0"),
     (["--opening-plies", "1000"], "random games of pikachu end before 1000 plies"),
     (["--games", "0"], "--games must be at least 1"),
     (["--jobs", "0"], "--jobs must be at least 1"),

@@ -30,7 +30,7 @@ def in_bash(script: str) -> subprocess.CompletedProcess[str]:
 def printed_after(sleep: float, *expressions: str) -> list[float]:
     """The values of `expressions`, printed by a Python that bash runs last after `sleep`."""
     code = ("from aviary.search.clock import Deadline, process_age;"
-            " from aviary.course.runner import course_deadline;"
+            " from aviary.course.engine_host import deadline_from_start;"
             f" print({', '.join(expressions)})")
     result = in_bash(f"sleep {sleep} && {PYTHON} -c '{code}'")
     assert result.returncode == 0, result.stderr
@@ -45,7 +45,7 @@ def test_bash_runs_the_last_command_in_its_own_process():
 
 def test_the_deadline_counts_from_the_exec_when_the_fork_is_the_whole_time_back():
     by_fork, by_exec = printed_after(2.5, "Deadline.for_course(2).remaining()",
-                                     "course_deadline(2).remaining()")
+                                     "deadline_from_start(2).remaining()")
     assert by_fork < -0.4  # dated from the shell's start: long gone
     # from the exec: the 2 s less the margin and this interpreter's start-up (slow on a
     # busy machine, but not a whole second)
@@ -56,8 +56,8 @@ def test_a_process_that_ran_no_program_before_keeps_its_start():
     """A grader's program, or a shell that ran builtins only: the grader's clock may run
     since the fork (the two are read 10 ms apart at most: /proc/uptime counts hundredths)."""
     code = ("from aviary.search.clock import Deadline;"
-            " from aviary.course.runner import course_deadline;"
-            " print(Deadline.for_course(5).at, course_deadline(5).at)")
+            " from aviary.course.engine_host import deadline_from_start;"
+            " print(Deadline.for_course(5).at, deadline_from_start(5).at)")
     for script in (f"{PYTHON} -c '{code}'", f"cd . && true && {PYTHON} -c '{code}'"):
         result = in_bash(script)
         by_fork, chosen = (float(word) for word in result.stdout.split())
@@ -67,7 +67,7 @@ def test_a_process_that_ran_no_program_before_keeps_its_start():
 def test_a_shell_that_ran_programs_first_gives_the_command_its_whole_time():
     """`sleep 1.5 && aviary ... 5` run as `bash -c`: 1.5 s of the 5 are not the command's
     (the README's first command after `aviary warmup` took 3-5 s had 0-2 s left)."""
-    by_fork, chosen = printed_after(1.5, "Deadline.for_course(5).at", "course_deadline(5).at")
+    by_fork, chosen = printed_after(1.5, "Deadline.for_course(5).at", "deadline_from_start(5).at")
     assert chosen - by_fork >= 1.4  # counted from the exec, not the shell's start
 
 

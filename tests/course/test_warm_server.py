@@ -209,7 +209,8 @@ def test_refused_requests_do_not_keep_a_server_alive(env):
     import socket
 
     path = os.path.join(env["AVIARY_WARM_DIR"], "warm.sock")
-    request = json.dumps({"game": "pikachu", "settings": {}, "state": "x", "deadline": 1,
+    request = json.dumps({"game": "pikachu", "settings": {}, "state": "x",
+                          "time": {"remaining": 1, "spent": 0, "sent": 0},
                           "code": "another version"}).encode() + b"\n"
     refusals, knocks = 0, [time.monotonic()]
     given_up = time.monotonic() + 180
@@ -270,7 +271,8 @@ def test_a_request_deadline_is_capped_and_a_gone_client_stops_its_search(env):
         client.connect(path)
         client.sendall(json.dumps({
             "game": "pikachu", "settings": {}, "state": game.encode(game.parse(START, "w")),
-            "deadline": 1e300, "code": warm.code_digest()}).encode() + b"\n")
+            "time": {"remaining": 1e300, "spent": 0, "sent": time.monotonic()},
+            "code": warm.code_digest()}).encode() + b"\n")
         client.settimeout(120)
         assert b"answer" in client.recv(1000)
         assert status(env)["searching"] == 1
@@ -350,16 +352,16 @@ def test_a_directory_where_the_socket_goes_is_one_line_and_exit_2(env):
 def test_the_fallback_search_says_why_it_failed(capfd):
     """The forked fallback writes its exception to stderr (it used to exit silently, and a
     command whose engine was late then answered with its quick move alone)."""
-    import time
 
     from aviary.course.runner import FallbackChild
+    from aviary.search.clock import Deadline
 
     game = registry.make("pikachu")
 
     def broken(*_):
         raise RuntimeError("no evaluation here")
 
-    child = FallbackChild(game, game.parse(START, "w"), broken, time.monotonic() + 60)
+    child = FallbackChild(game, game.parse(START, "w"), broken, Deadline.after(60))
     output = b""
     while chunk := child.read():  # until the child has exited
         output += chunk

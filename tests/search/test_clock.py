@@ -6,9 +6,12 @@ import pytest
 
 from aviary.search.clock import (
     DEEPEN_TO_DEADLINE,
+    DEFAULT_SECONDS,
     DEPTH_SHARE,
+    MAX_LATENESS,
     MAX_SECONDS,
     Deadline,
+    Lateness,
     Limit,
     budget,
     check_seconds,
@@ -84,11 +87,85 @@ def test_check_seconds_refuses_anything_else_naming_what(given):
         check_seconds(given, "--time")
 
 
-def test_a_deadline_from_another_process_is_capped_at_max_seconds():
-    assert Deadline.until(1e300).remaining() <= MAX_SECONDS
-    assert Deadline.until(float("inf")).remaining() <= MAX_SECONDS
-    soon = time.monotonic() + 2
-    assert Deadline.until(soon).at == soon
-    for bad in (float("nan"), "1", None, True):
+def test_check_seconds_takes_its_caller_s_cap_and_zero_where_allowed():
+    assert check_seconds(600, "seconds per move", 600) == 600.0
+    with pytest.raises(ValueError, match=r"^seconds per move must be a number of seconds above 0 "
+                                         r"and at most 600, got 601$"):
+        check_seconds(601, "seconds per move", 600)
+    assert check_seconds(0.0, "--grace", zero=True) == 0.0
+    for bad in (-0.1, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match=r"^--grace must be a number of seconds at least 0"):
+            check_seconds(bad, "--grace", zero=True)
+
+
+def test_a_deadline_crosses_to_another_process_whole():
+    """Sent as its remaining and spent seconds and when they were measured: read back on
+    the same clock it is the same deadline, less nothing; pickled (a worker pool) too."""
+    import pickle
+
+    now = time.monotonic()
+    deadline = Deadline(now - 0.25, now + 0.75)
+    wire = deadline.to_wire()
+    assert set(wire) == {"remaining", "spent", "sent"}
+    back = Deadline.from_wire(wire)
+    assert back.at == pytest.approx(deadline.at, abs=1e-6)
+    assert back.started == pytest.approx(deadline.started, abs=1e-6)
+    assert pickle.loads(pickle.dumps(deadline)).at == pytest.approx(deadline.at, abs=1e-6)
+
+
+def test_a_deadline_read_later_has_lost_the_time_its_message_took():
+    wire = Deadline.after(1.0).to_wire()
+    time.sleep(0.2)
+    assert Deadline.from_wire(wire).remaining() < 0.81
+    late = Deadline.after(0.1).to_wire()
+    time.sleep(0.2)
+    assert Deadline.from_wire(late).remaining() < 0  # gone on the way: passed
+
+
+def test_a_deadline_from_another_process_is_capped_at_max_seconds_and_checked():
+    now = time.monotonic()
+    for asked in (1e300, float("inf")):
+        wire = {"remaining": asked, "spent": 0.0, "sent": now}
+        assert Deadline.from_wire(wire).remaining() <= MAX_SECONDS
+    # a send time in our future (another clock) counts no transit
+    ahead = Deadline.from_wire({"remaining": 2.0, "spent": 0.0, "sent": now + 1e6})
+    assert 1.9 < ahead.remaining() <= 2.0
+    good = {"remaining": 1.0, "spent": 0.0, "sent": now}
+    for bad in (None, 1.5, [1.0], {**good, "remaining": float("nan")}, {**good, "spent": "1"},
+                {**good, "sent": True}, {**good, "sent": float("inf")},
+                {"remaining": 1.0, "sent": now}):
         with pytest.raises(ValueError):
-            Deadline.until(bad)
+            Deadline.from_wire(bad)
+
+
+def test_a_move_s_limit_keeps_its_deadline_else_starts_the_clock_else_the_default():
+    given = Deadline.after(3.0)
+    assert Limit.for_move(given).deadline == given
+    timed = Limit.for_move(time=0.5).deadline
+    assert timed is not None and timed.seconds == pytest.approx(0.5)
+    assert Limit.for_move(depth=3).deadline is None and Limit.for_move(nodes=9).deadline is None
+    default = Limit.for_move().deadline
+    assert default is not None and default.seconds == pytest.approx(DEFAULT_SECONDS)
+    with pytest.raises(ValueError, match="not both"):
+        Limit.for_move(given, 1.0)
+    # the search stops by the budget of the time left; no new depth past the share
+    searching = Limit.for_move(given, depth=4).searching()
+    assert searching.depth == 4 and searching.deadline is not None
+    assert searching.deadline.at < given.at
+    now = time.monotonic()
+    late = Limit.for_move(Deadline(now - 0.6, now + 0.4))
+    assert not late.may_start_depth(DEPTH_SHARE) and Limit(depth=2).may_start_depth(DEPTH_SHARE)
+    assert Limit(depth=2).clock().seconds == pytest.approx(DEFAULT_SECONDS)
+    assert Limit(time=0.3).clock().seconds == pytest.approx(0.3)
+
+
+def test_lateness_is_a_decaying_maximum_within_bounds():
+    lateness = Lateness()
+    lateness.learn(0.1)
+    assert lateness.seconds == pytest.approx(0.1)
+    lateness.learn(-0.2)  # early: the remembered lateness decays
+    assert 0 < lateness.seconds < 0.1
+    lateness.learn(0.9)
+    assert lateness.seconds == MAX_LATENESS
+    lateness.learn(5.0)  # a first compile, not the machine's load
+    assert lateness.seconds == MAX_LATENESS

@@ -265,24 +265,6 @@ def test_pages_and_their_files_are_served(client, path):
     assert response.status_code == 200 and response.content
 
 
-def test_searches_plan_for_the_lateness_seen_lately_within_bounds():
-    from aviary.web.sessions import MAX_LATENESS, Sessions
-
-    sessions = Sessions(workers=1)
-    try:
-        sessions._learn_lateness(0.1)
-        assert sessions.lateness == pytest.approx(0.1)
-        sessions._learn_lateness(-0.2)  # early: the remembered lateness decays
-        assert 0 < sessions.lateness < 0.1
-        sessions._learn_lateness(0.9)
-        assert sessions.lateness == MAX_LATENESS
-        before = sessions.lateness
-        sessions._learn_lateness(5.0)  # a first compile, not the machine's load
-        assert sessions.lateness == before
-    finally:
-        sessions.shutdown()
-
-
 def test_an_engine_that_fails_is_reported_and_the_game_goes_on(client):
     from aviary.games.registry import GAMES, GameSpec
 

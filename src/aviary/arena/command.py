@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import fcntl
-import math
 import random
 import shlex
 import sqlite3
@@ -37,7 +36,7 @@ from aviary.errors import ArgumentParser, UsageError
 from aviary.games import registry
 from aviary.games.base import Game, OptionError, option_pairs
 from aviary.outputs import check_output, write_text_atomically
-from aviary.search.clock import MAX_SECONDS
+from aviary.search.clock import check_seconds
 
 
 def _examples() -> str:
@@ -166,13 +165,11 @@ def _sprt(text: str | None, players: int) -> tuple[float, float, float, float] |
 def _config(a: argparse.Namespace) -> Config:
     options = parse_options(a.option, a.n)
     game = make_game(a.game, options)
-    for name, value, low in (("--time", a.time, 0.0), ("--grace", a.grace, -1e-12)):
-        if not (value > low and math.isfinite(value)):  # inf would never cut a program off
-            raise UsageError(f"{name} must be a finite number "
-                             f"{'above 0' if low == 0 else 'at least 0'}, got {value}")
-        if value > MAX_SECONDS:  # a timer that long overflows the platform's clock
-            raise UsageError(f"{name} must be at most {MAX_SECONDS:.0f} seconds (a day), "
-                             f"got {value:g}")
+    for name, value, zero in (("--time", a.time, False), ("--grace", a.grace, True)):
+        try:  # inf would never cut a program off; beyond a day a timer overflows
+            check_seconds(value, name, zero=zero)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
     if len(a.players) < 2:
         raise UsageError("a tournament needs at least two players")
     specs = []

@@ -38,7 +38,7 @@ from aviary.errors import ArgumentParser, UsageError
 from aviary.games import registry
 from aviary.games.base import Game
 from aviary.outputs import write_text_atomically
-from aviary.search.clock import MAX_SECONDS
+from aviary.search.clock import check_seconds
 
 CSV_HEADER = ("name", "elo", "elo_low", "elo_high", "level", "games", "forfeits")
 
@@ -158,10 +158,11 @@ def _named(specs: list[PlayerSpec]) -> list[PlayerSpec]:
 
 
 def _check_numbers(a: argparse.Namespace) -> None:
-    for name, value in (("--time", a.time), ("--grace", a.grace + 1e-12)):
-        if not (value > 0 and math.isfinite(value)) or value > MAX_SECONDS:
-            raise UsageError(f"{name} must be a finite number of seconds above 0 and at most "
-                             f"{MAX_SECONDS:.0f}, got {value:g}")
+    for name, value, zero in (("--time", a.time, False), ("--grace", a.grace, True)):
+        try:
+            check_seconds(value, name, zero=zero)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
     if a.budget < 2:
         raise UsageError(f"--budget must be at least 2 (one colour-swapped pair), got {a.budget}")
     if not (a.target > 0 and math.isfinite(a.target)):

@@ -41,7 +41,7 @@ from aviary.arena.sandbox import Limits, RunResult, clean_environment, moves_roo
 from aviary.errors import UsageError
 from aviary.games import registry
 from aviary.games.base import Game
-from aviary.search.clock import MAX_SECONDS
+from aviary.search.clock import check_seconds
 
 _NAME = re.compile(r"^([A-Za-z0-9_.+-]+)=(.+)$")
 _DETAIL = 300  # characters of offending output kept with a loss
@@ -332,13 +332,9 @@ def _float_param(params: dict[str, str], key: str) -> float | None:
     if key not in params:
         return None
     try:
-        value = float(params[key])
-    except ValueError:
-        raise UsageError(f"{key}={params[key]!r} must be a number of seconds") from None
-    if not 0 < value <= MAX_SECONDS:
-        raise UsageError(f"{key} must be above 0 and at most {MAX_SECONDS:.0f} seconds "
-                         f"(a day), got {params[key]}")
-    return value
+        return check_seconds(params[key], f"{key}=")
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def _split(spec: str) -> list[str]:

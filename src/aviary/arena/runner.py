@@ -223,7 +223,12 @@ class _Worker:
     slot: Slot | None = None
     moves: list[Any] = field(default_factory=list)
     mover: int | None = None
-    due: float = 0.0  # when the worker counts as hung without a message
+    since: float = 0.0  # when the worker last sent news (monotonic clock) ...
+    allowed: float = 0.0  # ... and how long after it the worker counts as hung without news
+
+    def quiet(self) -> float:
+        """Seconds past `allowed` without news (positive: hung)."""
+        return time.monotonic() - self.since - self.allowed
 
     def kill(self) -> None:
         with contextlib.suppress(Exception):
@@ -263,7 +268,7 @@ class _LocalWorkers:
 
     def send(self, worker: _Worker, slot: Slot) -> None:
         worker.slot, worker.moves, worker.mover = slot, [], None
-        worker.due = time.monotonic() + PREPARE_SECONDS
+        worker.since, worker.allowed = time.monotonic(), PREPARE_SECONDS
         worker.conn.send((self.config_json, self.jails_json, slot))
 
     def replace(self, worker: _Worker) -> None:
@@ -294,19 +299,19 @@ class _LocalWorkers:
             if news is not None:
                 yield news
         for worker in self.busy():
-            if worker.process.is_alive() and time.monotonic() <= worker.due:
+            if worker.process.is_alive() and worker.quiet() <= 0:
                 continue
             # What it sent before it died or while we were busy (storing a game) comes first.
             news = self._read(worker)
             if news is not None:
                 yield news
                 continue
-            now = time.monotonic()
-            if worker.process.is_alive() and now <= worker.due:
+            quiet = worker.quiet()
+            if worker.process.is_alive() and quiet <= 0:
                 continue
             hung = worker.process.is_alive()
             why = ("its game worker made no progress for "
-                   f"{now - worker.due + WATCHDOG_MARGIN:.0f} s (stopped or hung)" if hung
+                   f"{quiet + WATCHDOG_MARGIN:.0f} s (stopped or hung)" if hung
                    else f"its game worker died ({_exit_text(worker.process.exitcode)})")
             if worker.mover is None:
                 raise GamesFailed(f"a game worker failed before its game began: {why}")
@@ -330,7 +335,8 @@ class _LocalWorkers:
                 _, mover, seconds, moves = message
                 worker.moves.extend(moves)
                 worker.mover = mover
-                worker.due = time.monotonic() + seconds + self.config.grace + WATCHDOG_MARGIN
+                worker.since = time.monotonic()
+                worker.allowed = seconds + self.config.grace + WATCHDOG_MARGIN
             elif kind == "done":
                 worker.slot = None
                 record: GameRecord = message[1]

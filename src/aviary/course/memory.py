@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from aviary.course import engine_host as host
 from aviary.course import warm_server as warm
 from aviary.errors import UsageError
 from aviary.games.base import Game
@@ -42,6 +43,7 @@ LOOK_BACK = 32  # newest lines of the same game settings tried as this game's la
 READ_BYTES = 1 << 19  # only the file's tail is read (a 600-ply game is about 50 KB)
 KEEP_BYTES = 1 << 20  # past this size the file is rewritten with its newest half
 HISTORY_BYTES = 48 << 10  # the most history sent to an engine child through its pipe
+# (a pipe holds 64 KB: the rest of its request line, the position and time, is small)
 
 
 def enabled(game: Game[Any, Any]) -> bool:
@@ -74,7 +76,7 @@ def _lines(path: Path) -> list[dict[str, Any]]:
         return []
     if size > READ_BYTES:
         data = data.partition(b"\n")[2]  # the first line read may be cut
-    return warm.json_objects(data.splitlines())
+    return host.json_objects(data.splitlines())
 
 
 def _key(name: str, game: Game[Any, Any]) -> str:
@@ -176,10 +178,10 @@ def _cut(path: Path) -> None:
         os.replace(spare, path)
 
 
-def history_for_pipe(history: tuple[str, ...]) -> bytes:
-    """The history as one JSON line for an engine child's stdin, its newest positions kept
+def history_for_pipe(history: tuple[str, ...]) -> list[str]:
+    """The history for an engine child's request (down a pipe), its newest positions kept
     under HISTORY_BYTES so that the write never waits for the child to read."""
     kept = list(history)
     while kept and sum(len(text) + 4 for text in kept) > HISTORY_BYTES:
         kept = kept[len(kept) // 4 or 1:]
-    return json.dumps(kept).encode() + b"\n"
+    return kept

@@ -7,8 +7,9 @@ before numba has even loaded; then the engine prints a better answer after each
 deeper search and this process passes on each legal one. Until the engine's first
 answer, the rules-only fallback search (`aviary.games.fallback`, in a forked process)
 answers instead. It exits `exit_margin(SECONDS)` (`aviary.search.clock`) before SECONDS
-have passed since the *process* started, interpreter start-up included (`course_deadline`:
-also when a shell's exec dates the process too early), with one line on stderr saying
+have passed since the *process* started, interpreter start-up included
+(`engine_host.deadline_from_start`: also when a shell's exec dates the process too
+early), with one line on stderr saying
 what gave the last answer: `engine (depth D, score S, nodes N, history H)` (H: the
 game's earlier positions its search knew, see below), `table (win in 7)` or
 `fallback (depth D, ...)`. Bad input: one line, exit 2; a
@@ -21,7 +22,9 @@ arguments, its `quick` player gives the first answer, its `evaluation` guides th
 fallback, its main engine thinks: in a warm engine server if one runs (see
 `aviary.course.warm_server`), else in one the command starts first thing, its own
 request the server's first (its cost is loading numba: about 0.5 s of CPU); with
-AVIARY_NO_WARM=1, in a child process started first thing. A server running other code
+AVIARY_NO_WARM=1, in a child process started first thing. Both are sent the same
+request and serve it the same way (`aviary.course.engine_host`): the deadline goes
+whole, as its remaining time and when it was measured. A server running other code
 refuses the request: an engine child answers, and the command replaces that server as
 it exits."""
 
@@ -37,13 +40,14 @@ import sys
 import time
 from typing import Any
 
+from aviary.course import engine_host as host
 from aviary.course import memory
 from aviary.course import warm_server as warm
 from aviary.errors import NoMoveError, UsageError
 from aviary.games import registry
 from aviary.games.base import Game, OptionError
 from aviary.games.fallback import Fallback
-from aviary.search.clock import SEARCH_SECONDS, START_SEARCH_SECONDS, Deadline, process_age
+from aviary.search.clock import START_SEARCH_SECONDS, Deadline, process_age
 
 # AVIARY_COURSE_TRACE=1: a line on stderr for each answer the engine relays (benchmarks)
 TRACE = os.environ.get("AVIARY_COURSE_TRACE") == "1"
@@ -84,32 +88,30 @@ def _trace(what: str) -> None:
               file=sys.stderr, flush=True)
 
 
-def _think(name: str, game: Game[Any, Any], state: Any, at: float, history_fd: int,
-           answers_fd: int) -> None:
-    """The engine child's work: each deeper search's answer, a JSON line on `answers_fd`,
-    until the deadline `at`; the game's earlier positions come on `history_fd`, one JSON
-    list, while numba loads (the command writes them once it has recalled them)."""
+def _think(name: str, settings: dict[str, Any], request_fd: int, answers_fd: int) -> None:
+    """The engine child's work: load the engine (numba: slow) while the command recalls the
+    game's earlier positions, then read its request on `request_fd` and serve it
+    (`engine_host.serve`: each deeper search's answer, a JSON line on `answers_fd`)."""
     _trace("forked")
-    warm.without_scipy()
-    from aviary.search.clock import Limit
-
-    spec = registry.spec(name)
+    host.without_scipy()
     if TRACE:
         import numba  # noqa: F401 - timed apart from the game's kernels
 
         _trace("numba imported")
-    engine = spec.engine(spec.main_engine, game)  # slow: numba's compiler, the cached kernels
+    loaded = host.load(name, settings)  # slow: numba's compiler, the cached kernels
     _trace("engine built (its kernel modules imported)")
-    with os.fdopen(history_fd, "rb") as pipe:
-        history = [game.decode(text) for text in json.loads(pipe.readline() or b"[]")]
-    deadline = Deadline.until(at)
-    if deadline.remaining() > SEARCH_SECONDS:  # every depth is sent: it deepens to the deadline
-        # (tables: cached only)
-        for report in engine.think(state, Limit(deadline=deadline), history=history):
-            if report.depth <= 1:
-                _trace(f"depth {report.depth} searched (the kernels' cached code loaded)")
-            os.write(answers_fd, warm.engine_line(report, len(history)))
-    os.write(answers_fd, warm.DONE)
+    with os.fdopen(request_fd, "rb") as pipe:
+        line = pipe.readline()
+    if not line:
+        return  # the command closed the pipe unsent: it needs no search
+    request = host.read_request(json.loads(line))
+
+    def traced(report: Any) -> None:
+        if report.depth <= 1:
+            _trace(f"depth {report.depth} searched (the kernels' cached code loaded)")
+
+    host.serve(request, lambda *_: loaded, lambda line: os.write(answers_fd, line),
+               on_report=traced if TRACE else None)
 
 
 class EngineChild:
@@ -123,40 +125,44 @@ class EngineChild:
 
     is_warm = False
 
-    def __init__(self, name: str, game: Game[Any, Any], state: Any, deadline: float) -> None:
-        history_read, history_write = os.pipe()
+    def __init__(self, name: str, game: Game[Any, Any], state: Any, deadline: Deadline) -> None:
+        self.name, self.game, self.state, self.deadline = name, game, state, deadline
+        request_read, request_write = os.pipe()
         answers_read, answers_write = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()
         if pid == 0:  # the engine; it never returns into the command's code
             try:
-                os.close(history_write)
+                os.close(request_write)
                 os.close(answers_read)
                 _die_with_parent()
-                _think(name, game, state, deadline, history_read, answers_write)
+                _think(name, game.settings, request_read, answers_write)
             except BaseException as error:  # noqa: BLE001 - said, never silent
                 _say_failed("the engine", error)
             finally:
                 os._exit(0)
-        os.close(history_read)
+        os.close(request_read)
         os.close(answers_write)
-        self.pid, self.fd, self.history_fd = pid, answers_read, history_write
+        self.pid, self.fd, self.request_fd = pid, answers_read, request_write
         if TRACE:
             print(f"engine child started at {process_age():.3f} s (command's CPU "
                   f"{time.process_time():.3f} s)", file=sys.stderr, flush=True)
 
     def start(self, history: tuple[str, ...]) -> None:
-        """Hand it the game's earlier positions (it reads them once numba has loaded)."""
+        """Send it its request, with the game's earlier positions (it reads it once numba
+        has loaded; the pipe holds it meanwhile) and the time left now."""
+        line = host.request_line(self.name, self.game.settings, self.game.encode(self.state),
+                                 memory.history_for_pipe(history), self.deadline)
         with contextlib.suppress(OSError):  # a child already gone: its first read says so
-            os.write(self.history_fd, memory.history_for_pipe(history))
-        self._close_history()
+            os.write(self.request_fd, line)
+        self._close_request()
 
-    def _close_history(self) -> None:
-        if self.history_fd >= 0:
+    def _close_request(self) -> None:
+        if self.request_fd >= 0:
             with contextlib.suppress(OSError):
-                os.close(self.history_fd)
-            self.history_fd = -1
+                os.close(self.request_fd)
+            self.request_fd = -1
 
     def read(self) -> bytes:
         return os.read(self.fd, 1 << 16)
@@ -174,7 +180,7 @@ class EngineChild:
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(self.pid, 0)
             os.close(self.fd)
-            self._close_history()
+            self._close_request()
             self.pid = 0
 
 
@@ -196,18 +202,18 @@ class WarmEngine:
     is_warm = True
 
     def __init__(self, connection: socket.socket, name: str, game: Game[Any, Any], state: Any,
-                 deadline: float) -> None:
+                 deadline: Deadline) -> None:
         self.refused = False  # the server runs other code (`relay` sets it)
         self.connection = connection
         self.fd = connection.fileno()
-        self.message = {"game": name, "settings": game.settings, "state": game.encode(state),
-                        "deadline": deadline, "code": warm.code_digest()}
+        self.name, self.game, self.state, self.deadline = name, game, state, deadline
 
     def start(self, history: tuple[str, ...]) -> None:
-        """Send the request, with the game's earlier positions."""
-        message = {**self.message, "history": list(history)}
+        """Send the request, with the game's earlier positions and the time left now."""
+        line = host.request_line(self.name, self.game.settings, self.game.encode(self.state),
+                                 history, self.deadline, warm.code_digest())
         with contextlib.suppress(OSError):  # a server going away: the first read says so
-            self.connection.sendall((json.dumps(message) + "\n").encode())
+            self.connection.sendall(line)
 
     def read(self) -> bytes:
         try:
@@ -232,7 +238,7 @@ class FallbackChild:
     """
 
     def __init__(self, game: Game[Any, Any], state: Any, evaluate: Any,
-                 deadline: float) -> None:
+                 deadline: Deadline) -> None:
         read, write = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
@@ -242,7 +248,7 @@ class FallbackChild:
                 os.close(read)
                 _die_with_parent()
                 os.nice(FALLBACK_NICENESS)
-                for report in Fallback(game, evaluate).think(state, deadline):
+                for report in Fallback(game, evaluate).think(state, deadline.at):
                     line = {"answer": game.answer(state, report.move),
                             "describe": report.describe(),
                             "won": report.proven and report.score > 0}
@@ -270,8 +276,9 @@ class FallbackChild:
         the system reaps it)."""
         if self.pid:
             self.stop()
-            given_up = time.monotonic() + REAP_SECONDS
-            while os.waitpid(self.pid, os.WNOHANG) == (0, 0) and time.monotonic() < given_up:
+            began = time.monotonic()
+            while (os.waitpid(self.pid, os.WNOHANG) == (0, 0)
+                   and time.monotonic() - began < REAP_SECONDS):
                 time.sleep(0.002)
             os.close(self.fd)
             self.pid = 0
@@ -306,11 +313,11 @@ class _Lines:
 
     def feed(self, chunk: bytes) -> list[dict[str, Any]]:
         *lines, self.pending = (self.pending + chunk).split(b"\n")
-        return warm.json_objects(lines)
+        return host.json_objects(lines)
 
 
 def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name: str,
-          game: Game[Any, Any], state: Any, legal: dict[str, Any], deadline: float,
+          game: Game[Any, Any], state: Any, legal: dict[str, Any], deadline: Deadline,
           answers: Answers, history: tuple[str, ...]) -> None:
     """Pass on the engine's and, until the engine's first answer, the fallback's legal
     answers until the deadline; then close both.
@@ -326,7 +333,7 @@ def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name
     if fallback is not None:
         sources[fallback.fd] = (fallback, _Lines())
     try:
-        while sources and (remaining := deadline - time.monotonic()) > 0:
+        while sources and (remaining := deadline.remaining()) > 0:
             ready, _, _ = select.select(list(sources), [], [], remaining)
             if not ready:
                 break
@@ -361,7 +368,7 @@ def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name
                     del sources[fd]
                     source.close()
                     if (source is engine and engine.is_warm
-                            and deadline - time.monotonic() > START_SEARCH_SECONDS):
+                            and deadline.remaining() > START_SEARCH_SECONDS):
                         engine = EngineChild(name, game, state, deadline)
                         engine.start(history)
                         sources[engine.fd] = (engine, _Lines())
@@ -371,57 +378,6 @@ def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name
         engine.close()
         if fallback is not None:
             fallback.close()
-
-
-def _busy_seconds() -> float:
-    """CPU time this process has used plus its waits for a core, in seconds: time it spent
-    wanting to run, not asleep (`/proc/self/schedstat`; elsewhere its CPU time alone)."""
-    try:
-        with open("/proc/self/schedstat") as stat:
-            ran, waited = stat.read().split()[:2]
-        return (int(ran) + int(waited)) / 1e9
-    except (OSError, ValueError):
-        times = os.times()
-        return times.user + times.system
-
-
-def _ran_programs_before() -> bool:
-    """Whether this process, before it became this command, waited for programs of its own:
-    a shell running `a && b && aviary ...` (`bash -c`) waits for `a` and `b` in the process
-    it then turns into the command. Linux keeps the page faults of waited-for children
-    (`cminflt`, /proc/self/stat) across the exec; a program a grader starts has none
-    (builtins such as `cd` or `true` start no program)."""
-    try:
-        with open("/proc/self/stat") as stat:
-            return int(stat.read().rsplit(")", 1)[1].split()[8]) > 0
-    except (OSError, ValueError, IndexError):
-        return False
-
-
-def course_deadline(seconds: float) -> Deadline:
-    """This command's deadline: SECONDS from its process's start (`Deadline.for_course`),
-    or from the start of its program when its process ran other programs first.
-
-    Linux dates a process from its fork, and bash running `a && b && aviary ...` as
-    `bash -c` (ssh's remote command; `sh -c` where sh is bash) runs the last command in
-    its own process: the command then dates from before `a` and `b`. The README's first
-    command, run that way, found its 5 s gone and answered with the quick move alone when
-    `a && b` took 5 s or more; and when they took 4.4 to 5 s (`aviary warmup` with its
-    caches built, on a busy machine) it still did, with no time left to search. So the
-    command counts from its exec when its start lies SECONDS or more back (a grader whose
-    clock started at the fork would have taken the last line by then), or when the process
-    waited for programs before the exec (`_ran_programs_before`: then it was a shell's,
-    not a program a grader started). Linux does not record the exec's time: the command
-    counts its CPU time and its waits for a core instead. The shell's share of those is a
-    few milliseconds (it slept, waiting for its commands); what they miss is the
-    command's own sleeps in start-up (files read from a cold disk).
-    """
-    deadline = Deadline.for_course(seconds)
-    gone = time.monotonic() - deadline.started
-    if gone < seconds and not _ran_programs_before():
-        return deadline
-    slept = gone - _busy_seconds()  # the shell's wait for the commands before this one
-    return Deadline(deadline.started + slept, deadline.at + slept) if slept > 0 else deadline
 
 
 def _answer_from_tables(probe_name: str, game: Game[Any, Any], state: Any,
@@ -451,10 +407,10 @@ def run(name: str, argv: list[str]) -> int:
                           "has no move to make")
     if game.is_chance(state) or not game.legal_moves(state):
         raise NoMoveError(f"player {game.label(state)} has no legal move")
-    deadline = course_deadline(seconds).at  # the monotonic clock every process shares
+    deadline = host.deadline_from_start(seconds)  # the course's clock: engine_host
 
     reach = game.kernels_reach(state)
-    search = reach and deadline - time.monotonic() > START_SEARCH_SECONDS
+    search = reach and deadline.remaining() > START_SEARCH_SECONDS
     connection = warm.connect() if reach else None
     start_warm = warm.claim_start() if reach and connection is None else None  # even late
     if search and start_warm is not None:  # no server: start one now, as this move's engine

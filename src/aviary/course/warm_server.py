@@ -20,15 +20,16 @@ socket lives in a private directory of the user (`/tmp/aviary-UID/`, or
 `AVIARY_WARM_DIR`; mode 0700, ownership checked before use), beside `warm.lock` (one
 server per directory) and `warm.log`.
 
-Protocol: one JSON line per connection, {"game", "settings", "state", "history",
-"deadline", "code"} (history: the game's earlier positions, oldest first, as
-`aviary.course.memory` recalls them; deadline on the system's monotonic clock, which
-all processes share, capped at MAX_SECONDS from now; code: `code_digest()`), answered
-by one JSON line per completed depth ({"answer", "depth", "score", "nodes", "history"})
-and {"done": true} when the search ends by itself; a request with another code digest
-gets {"refused": ...} (and a server whose own files changed on disk stops).
-{"command": "stop" | "status"} for control. A client that goes away stops its search
-within WATCH_SECONDS (`_watch`).
+Protocol: one JSON line per connection, the engine host's request
+(`aviary.course.engine_host`: {"game", "settings", "state", "history", "time",
+"code"}; time: the move's deadline as the seconds remaining and spent and when they were
+measured, `Deadline.to_wire`, capped at MAX_SECONDS; code: `code_digest()`), served
+by the engine host as an engine child's is: one JSON line per completed depth
+({"answer", "depth", "score", "nodes", "history"}) and {"done": true} when the search
+ends by itself. The protocol is versioned by the code digest: a request with another
+one (an older client, another install) gets {"refused": ...} (and a server whose own
+files changed on disk stops). {"command": "stop" | "status"} for control. A client
+that goes away stops its search within WATCH_SECONDS (`_watch`).
 """
 
 from __future__ import annotations
@@ -47,18 +48,17 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from aviary.course import engine_host as host
 from aviary.errors import ArgumentParser, UsageError
-
-if TYPE_CHECKING:
-    from aviary.search.clock import Deadline
 
 IDLE_MINUTES = 30.0
 AUTO_IDLE_MINUTES = 10.0  # a server a course command started stops sooner
 REPLACE_WAIT_SECONDS = 30.0  # a replacing server waits this long for the old one to let go
+START_WAIT_SECONDS = 300.0  # `aviary warm start` waits this long for its server to listen
 SOCKET_PATH_BYTES = 107  # the longest Unix socket path Linux takes (108 with the final NUL)
 _digest: str | None = None
 
@@ -134,13 +134,13 @@ def _lock(directory: Path, wait: float = 0.0) -> int | None:
     (after waiting up to `wait` seconds for it to let go). The file is emptied: it
     holds the pid of the server that runs (`_own`), never a course command's."""
     descriptor = os.open(directory / "warm.lock", os.O_RDWR | os.O_CREAT, 0o600)
-    given_up = time.monotonic() + wait
+    began = time.monotonic()
     while True:
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
             break
         except OSError:
-            if time.monotonic() >= given_up:
+            if time.monotonic() - began >= wait:
                 os.close(descriptor)
                 return None
             time.sleep(0.05)
@@ -285,31 +285,6 @@ def _lines(connection: socket.socket) -> Iterator[str]:
         yield from (line.decode(errors="replace") for line in lines)
 
 
-def json_objects(lines: Iterable[bytes | str]) -> list[dict[str, Any]]:
-    """The lines that are JSON objects, decoded; anything else (a cut or foreign line) is
-    skipped. The engine child's and the server's answers and the memory file's lines."""
-    objects = []
-    for line in lines:
-        try:
-            found = json.loads(line)
-        except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested too deep
-            continue
-        if isinstance(found, dict):
-            objects.append(found)
-    return objects
-
-
-def engine_line(report: Any, history: int) -> bytes:
-    """One engine answer as the engine child and the warm server send it: a JSON line
-    (`history`: how many earlier positions of the game the search knew)."""
-    mate = report.mate_in
-    score = (f"win in {mate}" if mate is not None and mate > 0 else
-             f"loss in {-mate}" if mate is not None else f"{report.score:+d}")
-    return json.dumps({"answer": report.answer, "depth": report.depth, "score": score,
-                       "nodes": report.nodes, "history": history}).encode() + b"\n"
-
-
-DONE = b'{"done": true}\n'  # the engine's search ended by itself (a proven result, max depth)
 WATCH_SECONDS = 0.1  # how often a search checks that its command is still there
 
 
@@ -355,11 +330,7 @@ class Server:
 
     def engine(self, name: str, settings: dict[str, Any]) -> tuple[Any, Any]:
         """(the game, its main engine), the engine built once per settings by the registry."""
-        from aviary.games import registry
-
-        spec = registry.spec(name)
-        game = spec.make(**settings)
-        engine = spec.engine(spec.main_engine, game)
+        game, engine = host.load(name, settings)
         with self.lock:
             self.engines[name, json.dumps(game.settings, sort_keys=True)] = engine
         return game, engine
@@ -399,8 +370,6 @@ class Server:
                 "engines": sorted(f"{name} {settings}" for name, settings in self.engines)}
 
     def handle(self, connection: socket.socket) -> None:
-        from aviary.search.clock import Deadline
-
         with connection:
             try:
                 line = next(_lines(connection), "")
@@ -420,13 +389,13 @@ class Server:
                     if _hash_code() != self.code:  # our code changed on disk: we are stale
                         self.shut()
                     return
-                deadline = Deadline.until(message["deadline"])  # capped at MAX_SECONDS
+                request = host.read_request(message)  # its time capped at MAX_SECONDS
                 with self.lock:
                     self.served += 1
                     self.searching += 1
                     self.last_request = time.monotonic()
                 try:
-                    self.search(connection, message, deadline)
+                    self.search(connection, request)
                 finally:
                     with self.lock:
                         self.searching -= 1
@@ -435,18 +404,9 @@ class Server:
                     StopIteration):
                 return  # a broken request ends its connection, never the server
 
-    def search(self, connection: socket.socket, message: dict[str, Any],
-               deadline: Deadline) -> None:
-        """Send the engine's answer after each depth until the deadline, or until the
-        command goes away (`_watch`: noticed within WATCH_SECONDS, not at the next depth)."""
-        from aviary.search.clock import SEARCH_SECONDS, Limit
-
-        game, engine = self.engine(message["game"], message["settings"])
-        state = game.decode(message["state"])
-        history = [game.decode(text) for text in message.get("history", [])]
-        if deadline.remaining() <= SEARCH_SECONDS:
-            connection.sendall(DONE)
-            return
+    def search(self, connection: socket.socket, request: host.Request) -> None:
+        """Serve `request` (`engine_host.serve`) until its deadline, or until the command
+        goes away (`_watch`: noticed within WATCH_SECONDS, not at the next depth)."""
         import numpy as np
 
         stop = np.zeros(1, dtype=np.int64)  # set by `_watch` (the deadline has its own flag)
@@ -454,16 +414,9 @@ class Server:
         threading.Thread(target=_watch, args=(connection, stop, searched, gone),
                          daemon=True).start()
         try:
-            for report in engine.think(state, Limit(deadline=deadline), stop=stop,
-                                       history=history):
-                if gone.is_set():
-                    return  # the command is gone
-                try:
-                    connection.sendall(engine_line(report, len(history)))
-                except OSError:
-                    stop[0] = 1  # the command is gone: stop its search
-                    return
-            connection.sendall(DONE)
+            host.serve(request, self.engine, connection.sendall, stop, gone.is_set)
+        except OSError:
+            stop[0] = 1  # the command is gone: stop its search
         finally:
             searched.set()
 
@@ -481,27 +434,6 @@ class Server:
                 connection.close()
                 break
             threading.Thread(target=self.handle, args=(connection,), daemon=True).start()
-
-
-class _NoScipy:
-    """An import hook refusing scipy in engine processes (the engine child, the warm
-    server): no search kernel needs it.
-
-    Still needed (checked with numba 0.68): `import numba` imports scipy, only to check
-    its version (`numba._ensure_critical_deps`), and a refused import is skipped. Loading
-    the 8x8 board game's engine took 0.50 s of CPU with this hook, 0.69 s without (median
-    of 8 runs, 2026-11): a fifth of a 1-second move. Remove it once numba stops importing
-    scipy.
-    """
-
-    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
-        if name == "scipy" or name.startswith("scipy."):
-            raise ImportError("scipy is not loaded by the course engine process")
-
-
-def without_scipy() -> None:
-    """In an engine process only (the engine child, the warm server)."""
-    sys.meta_path.insert(0, _NoScipy())
 
 
 def _log(directory: Path, text: str) -> None:
@@ -540,7 +472,7 @@ def _start(idle_minutes: float, foreground: bool, preload: bool, started_by: str
         print("a warm engine server is already running or starting", file=sys.stderr)
         return _exit(0, foreground)
     _own(held, "starting")  # `aviary warm stop` finds it by this pid while it starts
-    without_scipy()
+    host.without_scipy()
     try:
         server = Server(idle_minutes, started_by)
         if connection is not None:
@@ -593,8 +525,8 @@ def _exit(code: int, foreground: bool) -> int:
 
 def _wait_for(child: int, directory: Path) -> int:
     """Wait until the forked server listens (0) or dies; then say why from its log."""
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
+    began = time.monotonic()
+    while time.monotonic() - began < START_WAIT_SECONDS:
         if connect() is not None:
             print(f"warm engine server listening on {socket_path()}")
             return 0
@@ -608,7 +540,7 @@ def _wait_for(child: int, directory: Path) -> int:
                                  f"(signal {os.WTERMSIG(how)})")
             raise UsageError(f"the warm engine server did not start: {_last_log(directory)}")
         time.sleep(0.1)
-    raise UsageError("the warm engine server did not start within 300 s "
+    raise UsageError(f"the warm engine server did not start within {START_WAIT_SECONDS:g} s "
                      f"(see {directory / 'warm.log'})")
 
 

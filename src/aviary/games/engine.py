@@ -22,7 +22,7 @@ from aviary.errors import NoMoveError
 from aviary.games.base import Game, Move, Report, State, TableUse, Verdict
 from aviary.search import perft
 from aviary.search.alphabeta import MATE, Workspace
-from aviary.search.clock import DEPTH_SHARE, Deadline, Limit, move_deadline
+from aviary.search.clock import DEPTH_SHARE, Deadline, Limit
 from aviary.search.deepening import RawReport, iterate
 
 __all__ = ["DeepeningPlayer", "Engine", "MovePlayer", "Report", "Searcher", "WorkspaceCache",
@@ -167,7 +167,7 @@ class MovePlayer(Generic[State, Move]):
                   on_report: Callable[[Report[Move]], object] | None = None) -> Move:
         """Its move (NoMoveError when the mover has none); `deadline`, `time` and `depth`
         change nothing, `nodes` is refused."""
-        move_deadline(deadline, time)  # the same arguments are refused as by any player
+        Limit.for_move(deadline, time)  # the same arguments are refused as by any player
         reports = list(self.think(state, Limit(nodes=nodes), stop=stop, history=history))
         if not reports:
             raise NoMoveError(f"player {self.game.label(state)} has no legal move")
@@ -230,22 +230,20 @@ class DeepeningPlayer(Generic[State, Move]):
         to `on_report`. `tables`: which solved tables a player that has them may use
         (`Engine.think`). Raises NoMoveError when the mover has no legal move.
         """
-        deadline = move_deadline(deadline, time, depth, nodes)
+        limit = Limit.for_move(deadline, time, depth, nodes)  # the move's, by the clock's rules
         moves = self.game.legal_moves(state)
         if not moves:
             raise NoMoveError(f"player {self.game.label(state)} has no legal move")
         if len(moves) == 1:
             return moves[0]
         move = moves[0]
-        limit = Limit(depth=depth, nodes=nodes,
-                      deadline=None if deadline is None else deadline.search_until())
-        for report in self._reports(state, limit, stop, history, tables):
+        for report in self._reports(state, limit.searching(), stop, history, tables):
             move = report.move
             if on_report is not None:
                 on_report(report)
             if self.decided(report.score):
                 break
-            if deadline is not None and not deadline.may_start_depth(self.depth_share):
+            if not limit.may_start_depth(self.depth_share):
                 break
         return move
 

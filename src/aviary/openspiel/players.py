@@ -39,7 +39,7 @@ from aviary.errors import NoMoveError, UsageError
 from aviary.games.base import Game, Report
 from aviary.openspiel.games import load
 from aviary.openspiel.native import SpielGame
-from aviary.search.clock import DEFAULT_SECONDS, Deadline, Limit, check_seconds, move_deadline
+from aviary.search.clock import Deadline, Limit, check_seconds
 
 
 class TimeUp(Exception):
@@ -92,11 +92,9 @@ class OpenSpielPlayer:
         one); NoMoveError when the mover has none."""
         if self.time is not None:
             deadline, time = Deadline.after(self.time), None
-        deadline = move_deadline(deadline, time, depth, nodes)
-        search_until = None if deadline is None else deadline.search_until()
+        limit = Limit.for_move(deadline, time, depth, nodes)
         found = None
-        for found in self.think(state, Limit(depth=depth, nodes=nodes, deadline=search_until),
-                                stop=stop, history=history):
+        for found in self.think(state, limit.searching(), stop=stop, history=history):
             if on_report is not None:
                 on_report(found)
         if found is None:
@@ -216,10 +214,7 @@ class MCTSPlayer(OpenSpielPlayer):
         """One report: the simulations' choice (by the deadline, or `sims=` of them)."""
         started = clock.monotonic()
         position = self.position(state)
-        if self.sims is None and limit.deadline is None:
-            limit = replace(limit, deadline=Deadline.after(DEFAULT_SECONDS))
-        self.bot.deadline = None if self.sims is not None or limit.deadline is None else (
-            limit.deadline.at)
+        self.bot.deadline = None if self.sims is not None else limit.clock().at
         self.bot.stop = stop
         action = self.bot.step(position)
         if self.bot.fallback:
@@ -271,7 +266,7 @@ class AlphaBetaPlayer(OpenSpielPlayer):
             self.note = f"depth {fixed}"
             yield self.report(state, chosen, fixed, value, started)
             return
-        deadline = (limit.deadline or Deadline.after(DEFAULT_SECONDS)).at
+        deadline = limit.clock().at
         found = False
         for plies in range(1, (fixed or self.deepest) + 1):
             try:  # the first depth always ends: a move is always found

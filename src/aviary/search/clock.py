@@ -9,7 +9,15 @@ on the monotonic clock, and when its time started. The rules on top of it:
 - a new depth costs more than all before it: a player starts none once a share of
   its time has gone (`Deadline.may_start_depth`): `DEPTH_SHARE` for the engines,
   `DEEPEN_TO_DEADLINE` for those that measured better searching to the end;
-- a course command exits `exit_margin(SECONDS)` before its SECONDS have passed.
+- a course command exits `exit_margin(SECONDS)` before its SECONDS have passed;
+- a web page's searches plan for the lateness seen lately (`Lateness`).
+
+A deadline is made once, at an edge (a course command, the arena, a web session, an
+OpenSpiel player: one module each, `tests/search/test_one_clock.py`), and passed whole:
+to another process as the seconds remaining and the time they were measured
+(`Deadline.to_wire` / `Deadline.from_wire`), never as a time of the sender's clock.
+Seconds given from outside are read by one validator, `check_seconds`. Timers that are
+not a move's time (lock waits, reaping, watchdogs) are elapsed-time checks.
 
 A search is stopped by a python-chess-like `Limit` (seconds, a deadline, depth,
 nodes). A compiled search cannot be interrupted from outside, so it polls a one-element
@@ -38,12 +46,14 @@ MAX_SECONDS = 86_400.0  # the longest time a move may be given: a day (timers ov
 _NUMBER_CHARACTERS = frozenset("0123456789.eE+-")
 
 
-def check_seconds(seconds: float | str, name: str = "seconds") -> float:
-    """A move's time as a number: `seconds` (a number, or a command line's text) if it is
-    a usable time per move, above 0 and at most MAX_SECONDS (a day), else ValueError
-    naming `name`. The one validator of seconds: the course command's SECONDS, `play
-    --time`, a game command's `--seconds`, OpenSpiel's `time=` (the arena and the web app
-    still check their own, against this MAX_SECONDS).
+def check_seconds(seconds: float | str, name: str = "seconds", most: float = MAX_SECONDS,
+                  zero: bool = False) -> float:
+    """A time as a number: `seconds` (a number, or a command line's text) if it is a usable
+    time, above 0 (at least 0 with `zero`: the arena's grace) and at most `most` (by
+    default MAX_SECONDS, a day), else ValueError naming `name`. The one validator of
+    seconds: the course command's SECONDS, `play --time`, a game command's `--seconds`,
+    OpenSpiel's `time=`, the arena's `--time`, `--grace` and `time=`, the web's seconds
+    a move (`WEB_MAX_SECONDS`) and a hint's (`HINT_MAX_SECONDS`).
 
     Text is a plain decimal number: Python's `float` also takes `1_0` (10), `inf`,
     `nan` and `infinity`, none of which a time per move is written as.
@@ -58,11 +68,13 @@ def check_seconds(seconds: float | str, name: str = "seconds") -> float:
                 value = None
     elif isinstance(seconds, int | float) and not isinstance(seconds, bool):
         value = float(seconds)
-    if value is None or not 0 < value <= MAX_SECONDS:  # False for nan too
+    low_ok = value is not None and (value >= 0 if zero else value > 0)
+    if value is None or not low_ok or not value <= most:  # False for nan too
         number = isinstance(seconds, int | float) and not isinstance(seconds, bool)
         shown = f"{seconds:g}" if number else repr(seconds)
-        raise ValueError(f"{name} must be a number of seconds above 0 and at most "
-                         f"{MAX_SECONDS:.0f} (a day), got {shown}")
+        day = " (a day)" if most == MAX_SECONDS else ""
+        raise ValueError(f"{name} must be a number of seconds {'at least 0' if zero else 'above 0'}"
+                         f" and at most {most:g}{day}, got {shown}")
     return value
 
 
@@ -74,6 +86,11 @@ START_SEARCH_SECONDS = 0.05  # a course command with less time left starts no en
 SEARCH_SECONDS = 0.01  # an engine with less time left than this searches nothing
 DEFAULT_SECONDS = 1.0  # a move's time when a caller gives no deadline, depth or node limit
 MOST_SHORTENED = 0.5  # a caller's shortening (the web's lateness) leaves at least this share
+LATENESS_DECAY = 0.8  # per search: how fast a late search is forgotten (`Lateness`)
+MAX_LATENESS = 0.3  # the most a search plans to end early for lateness
+OUTLIER = 1.0  # later than this is not the machine's load (a first compile): not learnt
+WEB_MAX_SECONDS = 600.0  # the longest search a web page may ask for (it holds an engine process)
+HINT_MAX_SECONDS = 10.0  # the longest a web hint or draw offer searches
 
 
 def budget(seconds: float) -> float:
@@ -106,16 +123,40 @@ class Deadline:
         now = time.monotonic()
         return cls(now, now + seconds)
 
-    @classmethod
-    def until(cls, at: object) -> Deadline:
-        """The deadline `at` on the monotonic clock, as another process on this machine
-        sent it (a course command to its engine), starting now and capped at
-        `MAX_SECONDS` from now: a request asking for 1e300 s gets the longest move.
-        ValueError if `at` is not a number."""
-        if isinstance(at, bool) or not isinstance(at, int | float) or math.isnan(at):
-            raise ValueError(f"a deadline must be a number of seconds, got {at!r}")
+    def to_wire(self) -> dict[str, float]:
+        """This deadline for another process: the seconds remaining and already spent, and
+        when they were measured (`sent`, on this process's monotonic clock). The receiver
+        keeps the seconds, not a time of our clock; `sent` only tells it how long the
+        message took (`from_wire`), so the deadline stays whole."""
         now = time.monotonic()
-        return cls(now, min(float(at), now + MAX_SECONDS))
+        return {"remaining": self.at - now, "spent": now - self.started, "sent": now}
+
+    @classmethod
+    def from_wire(cls, wire: object) -> Deadline:
+        """The deadline another process sent (`to_wire`): its remaining seconds less the
+        time the message took on this machine's monotonic clock (a `sent` in our future,
+        another clock, counts none), capped at `MAX_SECONDS`: a request asking 1e300 s gets
+        the longest move. ValueError if `wire` is not such a message."""
+        if not isinstance(wire, dict):
+            raise ValueError(f"a deadline must be an object with remaining, spent and sent "
+                             f"seconds, got {wire!r}")
+        numbers = {}
+        for key in ("remaining", "spent", "sent"):
+            value = wire.get(key)
+            if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+                raise ValueError(f"a deadline's {key} must be a number of seconds, got {value!r}")
+            numbers[key] = float(value)
+        if not math.isfinite(numbers["sent"]):
+            raise ValueError(f"a deadline's sent must be a finite time, got {numbers['sent']}")
+        now = time.monotonic()
+        transit = max(now - numbers["sent"], 0.0)
+        remaining = min(numbers["remaining"], MAX_SECONDS) - transit
+        spent = min(max(numbers["spent"], 0.0), MAX_SECONDS) + transit
+        return cls(now - spent, now + remaining)
+
+    def __reduce__(self) -> tuple[object, tuple[dict[str, float]]]:
+        """Pickled (for a worker process) as its wire form: passed whole, by `to_wire`."""
+        return Deadline.from_wire, (self.to_wire(),)
 
     @classmethod
     def for_course(cls, seconds: float) -> Deadline:
@@ -149,19 +190,20 @@ class Deadline:
         return replace(self, at=max(self.at - seconds, kept))
 
 
-def move_deadline(deadline: Deadline | None, time: float | None, depth: int | None = None,
-                  nodes: int | None = None) -> Deadline | None:
-    """The deadline a player's `best_move` keeps: `deadline`, else `time` seconds from now,
-    else none when depth or nodes bound the search, else `DEFAULT_SECONDS`. Front ends
-    that have a deadline pass it; the others pass their seconds (`time=`) and the player
-    starts the clock here, at the call."""
-    if deadline is not None and time is not None:
-        raise ValueError("give a player deadline= or time=, not both")
-    if deadline is not None:
-        return deadline
-    if time is not None:
-        return Deadline.after(time)
-    return None if depth is not None or nodes is not None else Deadline.after(DEFAULT_SECONDS)
+@dataclass
+class Lateness:
+    """How late a caller's searches have lately come back past their deadline (a decaying
+    maximum, at most `MAX_LATENESS`): the web server's next searches plan to end that
+    much sooner (`Deadline.sooner`). A search later than `OUTLIER` (a first compile, not
+    the machine's load) is not learnt."""
+
+    seconds: float = 0.0
+
+    def learn(self, late: float) -> None:
+        """Remember one search that came back `late` seconds past its deadline (negative:
+        early; the remembered lateness then decays)."""
+        if late <= OUTLIER:
+            self.seconds = min(MAX_LATENESS, max(0.0, late, LATENESS_DECAY * self.seconds))
 
 
 @dataclass(frozen=True)
@@ -173,6 +215,39 @@ class Limit:
     depth: int | None = None
     nodes: int | None = None
     deadline: Deadline | None = None
+
+    @classmethod
+    def for_move(cls, deadline: Deadline | None = None, time: float | None = None,
+                 depth: int | None = None, nodes: int | None = None) -> Limit:
+        """The limit a player's `best_move` keeps: `deadline`, else `time` seconds from
+        now, else none when depth or nodes bound the search, else `DEFAULT_SECONDS` from
+        now; with `depth` and `nodes`. Front ends that have a deadline pass it; the others
+        pass their seconds (`time=`) and the player's clock starts here, at the call.
+        Its deadline is the move's (to return by): the search's is `searching()`'s."""
+        if deadline is not None and time is not None:
+            raise ValueError("give a player deadline= or time=, not both")
+        if deadline is None and time is not None:
+            deadline = Deadline.after(time)
+        elif deadline is None and depth is None and nodes is None:
+            deadline = Deadline.after(DEFAULT_SECONDS)
+        return cls(depth=depth, nodes=nodes, deadline=deadline)
+
+    def clock(self) -> Deadline:
+        """The deadline this limit stops by: its own (`from_now`), else `DEFAULT_SECONDS`
+        from now (a search that can only stop by the clock: an MCTS without a count)."""
+        deadline = self.from_now().deadline
+        return Deadline.after(DEFAULT_SECONDS) if deadline is None else deadline
+
+    def searching(self) -> Limit:
+        """The limit a search keeps for this move: its deadline stops the search by
+        `Deadline.search_until`, so that the move is returned by the deadline."""
+        if self.deadline is None:
+            return self
+        return replace(self, deadline=self.deadline.search_until())
+
+    def may_start_depth(self, share: float) -> bool:
+        """Whether a new depth may start (`Deadline.may_start_depth`; always without one)."""
+        return self.deadline is None or self.deadline.may_start_depth(share)
 
     def from_now(self) -> Limit:
         """This limit with its seconds turned into a deadline: they count from the call,

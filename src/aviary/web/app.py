@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 
 from aviary.arena import ladder
 from aviary.games import registry
+from aviary.search.clock import HINT_MAX_SECONDS, check_seconds
 from aviary.web.config import AppConfig
 from aviary.web.review import REVIEW_NODES
 from aviary.web.sessions import GameSession, SessionError, Sessions, Thought
@@ -280,8 +281,7 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
     async def hint(session_id: str, request: HintRequest) -> dict[str, Any]:
         """The engine's choice for the side to move after a short search, not played."""
         session = sessions.get(session_id)
-        if not 0 < request.seconds <= 10:
-            raise HTTPException(400, "a hint searches above 0 and at most 10 seconds")
+        _check_short(request.seconds, "a hint's seconds")
 
         async def ignore(thought: Thought) -> None:
             pass
@@ -298,8 +298,7 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
     async def draw(session_id: str, request: DrawRequest) -> dict[str, Any]:
         """`player` offers a draw: people agree, the engine only when it is behind."""
         session = sessions.get(session_id)
-        if not 0 < request.seconds <= 10:
-            raise HTTPException(400, "the engine weighs a draw above 0 and at most 10 seconds")
+        _check_short(request.seconds, "the seconds to weigh a draw")
         answer = await sessions.offer_draw(session, request.player, request.seconds)
         return {**answer, "view": session.view()}
 
@@ -349,6 +348,14 @@ _GRADES_PAGE = """<!doctype html>
 <body><header><a class="home" href="/">aviary</a><h1>grades</h1></header>
 <main><section style="flex: 1"><h1>Leaderboards</h1>BODY</section></main></body></html>
 """
+
+
+def _check_short(seconds: float, name: str) -> None:
+    """A hint's or a draw offer's search time (`HINT_MAX_SECONDS` at most), else HTTP 400."""
+    try:
+        check_seconds(seconds, name, HINT_MAX_SECONDS)
+    except ValueError as error:
+        raise HTTPException(400, str(error)) from None
 
 
 def grade_sites(folders: tuple[Path, ...]) -> dict[str, Path]:

@@ -34,7 +34,7 @@ from aviary.games import registry, views
 from aviary.games.base import Game, IllegalMove, Outcome
 from aviary.games.match import Match
 from aviary.games.registry import GameSpec
-from aviary.search.clock import Deadline
+from aviary.search.clock import WEB_MAX_SECONDS, Deadline, Lateness, check_seconds
 from aviary.web import review
 from aviary.web.workers import ProcessSearches, Thought
 
@@ -43,9 +43,6 @@ RESIGNED_REASON = "resigned"
 AGREED_REASON = "agreed"  # a draw offered by `resigned` and accepted
 ENDINGS = (RESIGNED_REASON, "time", AGREED_REASON)  # how a game ends before its rules end it
 MOST_REPLAYED = 5000  # plies a new session replays from a page's record
-LATENESS_DECAY = 0.8  # per search: how fast a late search is forgotten
-MAX_LATENESS = 0.3  # the most a search plans to end early for lateness
-OUTLIER = 1.0  # later than this is not the machine's load (a first compile): not learnt
 DRAW_MARGIN = 50  # the engine takes a draw only this far behind (a hundred: a piece or pawn)
 
 
@@ -312,7 +309,7 @@ class Sessions:
         self.most = most
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()  # `create` runs off the event loop, in `pool`
-        self.lateness = 0.0  # seconds searches have lately come back past their deadline
+        self.lateness = Lateness()  # how late searches have lately come back
         self._reviews: dict[str, review.Review] = {}  # oldest first
 
     def __len__(self) -> int:
@@ -425,11 +422,13 @@ class Sessions:
         mover = session.game.to_move(session.state)
         if play and session.humans is not None and mover in session.humans:
             raise SessionError(409, "it is your turn, not the engine's")
-        if not seconds > 0 or seconds > 600:
-            raise SessionError(400, "seconds per move must be above 0 and at most 600")
+        try:
+            check_seconds(seconds, "seconds per move", WEB_MAX_SECONDS)
+        except ValueError as error:
+            raise SessionError(400, str(error)) from None
         version = session.version
-        called = time.monotonic()
-        margin = self.lateness
+        deadline = Deadline.after(seconds)  # this move's, from the call
+        margin = self.lateness.seconds
         game, spec = session.game, session.spec
         state = session.state
         loop = asyncio.get_running_loop()
@@ -450,8 +449,8 @@ class Sessions:
             else:
                 future, stop = self.searches.start(
                     spec, spec.main_engine, settings, game.encode(state), history,
-                    Deadline(called, called + seconds).sooner(margin) if attempt == 1
-                    else Deadline.after(seconds), heard)
+                    deadline.sooner(margin) if attempt == 1 else Deadline.after(seconds),
+                    heard)
             session.stop = stop
             done = asyncio.wrap_future(future)
 
@@ -496,7 +495,7 @@ class Sessions:
             ply.score = sign * last.score
             ply.mate_in = None if last.mate_in is None else sign * last.mate_in
         if not stop_pressed and level is None:
-            self._learn_lateness(time.monotonic() - called - (seconds - margin))
+            self.lateness.learn(margin - deadline.remaining())  # past seconds - margin
         return text
 
     def start_review(self, session: GameSession,
@@ -572,8 +571,3 @@ class Sessions:
         if accepted:
             session.resign(player, AGREED_REASON)
         return {"accepted": accepted, "score": score, "mate_in": mate_in}
-
-    def _learn_lateness(self, late: float) -> None:
-        """Remember how late a search came back (a decaying maximum): the next ones plan for it."""
-        if late <= OUTLIER:
-            self.lateness = min(MAX_LATENESS, max(0.0, late, LATENESS_DECAY * self.lateness))

@@ -270,8 +270,8 @@ class ProcessSearches:
     def start(self, spec: GameSpec, engine_name: str, settings: tuple[tuple[str, Any], ...],
               position: str, history: list[str], deadline: Deadline,
               listener: Callable[[dict[str, Any]], None]) -> tuple[Future[Any], np.ndarray]:
-        """Start a search to return by `deadline` (the monotonic clock is the machine's:
-        the worker keeps it as is); (its future, its stop flag). Raises RuntimeError when
+        """Start a search to return by `deadline` (it crosses to the worker in its wire
+        form, `Deadline.to_wire`: whole); (its future, its stop flag). Raises RuntimeError when
         all slots are taken. A pool found broken is replaced first."""
         if not self._free:
             raise RuntimeError("too many searches at once")
@@ -359,10 +359,10 @@ class ProcessSearches:
         for process in processes:
             with contextlib.suppress(Exception):
                 process.terminate()
-        deadline = time.monotonic() + wait
+        began = time.monotonic()  # `wait` for them all, not for each
         for process in processes:
             with contextlib.suppress(Exception):
-                process.join(max(0.0, deadline - time.monotonic()))
+                process.join(max(0.0, wait - (time.monotonic() - began)))
                 if process.is_alive():
                     process.kill()
                     process.join(1.0)
