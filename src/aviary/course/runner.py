@@ -45,7 +45,7 @@ from aviary.course import memory
 from aviary.course import warm_server as warm
 from aviary.errors import NoMoveError, UsageError
 from aviary.games import registry
-from aviary.games.base import Game, OptionError
+from aviary.games.base import Game, OptionError, Player
 from aviary.games.fallback import Fallback
 from aviary.search.clock import START_SEARCH_SECONDS, Deadline, process_age
 
@@ -88,18 +88,37 @@ def _trace(what: str) -> None:
               file=sys.stderr, flush=True)
 
 
-def _think(name: str, settings: dict[str, Any], request_fd: int, answers_fd: int) -> None:
-    """The engine child's work: load the engine (numba: slow) while the command recalls the
-    game's earlier positions, then read its request on `request_fd` and serve it
-    (`engine_host.serve`: each deeper search's answer, a JSON line on `answers_fd`)."""
-    _trace("forked")
-    host.without_scipy()
+def _load_engine(name: str, settings: dict[str, Any]) -> tuple[Game[Any, Any], Player[Any, Any]]:
+    """(the game, its main engine) for the engine child: on the game's search compiled ahead
+    of time where `aviary warmup` built it (`GameSpec.compiled`: numba is never loaded),
+    else numba's (`engine_host.load`: its import and compiler, the cached kernels)."""
+    spec = registry.spec(name)
+    if TRACE:
+        import numpy  # noqa: F401 - timed apart from the engine
+
+        _trace("numpy imported")
+    if spec.compiled:
+        game = spec.make(**settings)
+        engine = registry.load(spec.compiled)(game)
+        if engine is not None:
+            _trace("engine built (compiled ahead of time: no numba)")
+            return game, engine
     if TRACE:
         import numba  # noqa: F401 - timed apart from the game's kernels
 
         _trace("numba imported")
-    loaded = host.load(name, settings)  # slow: numba's compiler, the cached kernels
+    loaded = host.load(name, settings)
     _trace("engine built (its kernel modules imported)")
+    return loaded
+
+
+def _think(name: str, settings: dict[str, Any], request_fd: int, answers_fd: int) -> None:
+    """The engine child's work: load the engine (`_load_engine`) while the command recalls the
+    game's earlier positions, then read its request on `request_fd` and serve it
+    (`engine_host.serve`: each deeper search's answer, a JSON line on `answers_fd`)."""
+    _trace("forked")
+    host.without_scipy()
+    loaded = _load_engine(name, settings)
     with os.fdopen(request_fd, "rb") as pipe:
         line = pipe.readline()
     if not line:
@@ -108,7 +127,7 @@ def _think(name: str, settings: dict[str, Any], request_fd: int, answers_fd: int
 
     def traced(report: Any) -> None:
         if report.depth <= 1:
-            _trace(f"depth {report.depth} searched (the kernels' cached code loaded)")
+            _trace(f"depth {report.depth} searched")
 
     host.serve(request, lambda *_: loaded, lambda line: os.write(answers_fd, line),
                on_report=traced if TRACE else None)
