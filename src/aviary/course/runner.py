@@ -22,11 +22,12 @@ arguments, its `quick` player gives the first answer, its `evaluation` guides th
 fallback, its main engine thinks: in a warm engine server if one runs (see
 `aviary.course.warm_server`), else in one the command starts first thing, its own
 request the server's first (its cost is loading numba: about 0.5 s of CPU); with
-AVIARY_NO_WARM=1, in a child process started first thing. Both are sent the same
-request and serve it the same way (`aviary.course.engine_host`): the deadline goes
-whole, as its remaining time and when it was measured. A server running other code
-refuses the request: an engine child answers, and the command replaces that server as
-it exits."""
+AVIARY_NO_WARM=1, in a child process started first thing, which takes the game's search
+compiled ahead of time where `aviary warmup` built it (`_load_engine`: no numba loaded).
+Both are sent the same request and serve it the same way (`aviary.course.engine_host`):
+the deadline goes whole, as its remaining time and when it was measured. A server running
+other code refuses the request: an engine child answers, and the command replaces that
+server as it exits."""
 
 from __future__ import annotations
 
