@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import sysconfig
 import tempfile
 import warnings
@@ -58,6 +59,23 @@ def compiler_present() -> str | None:
     if not os.path.isfile(os.path.join(include, "Python.h")):
         return f"no Python headers (Python.h in {include})"
     return None
+
+
+def warmup(game: str, kernels: tuple[Any, ...]) -> Path | None:
+    """`build` for `aviary warmup`: where no C compiler is present, or the build fails, one
+    line on stderr says so and the JIT engine stays the one a course command loads."""
+    missing = compiler_present()
+    if missing is not None:
+        print(f"aviary: {game}'s search is not compiled ahead of time ({missing}); a cold "
+              "course command loads numba instead", file=sys.stderr)
+        return None
+    try:
+        return build(game, kernels)
+    except Exception as error:  # noqa: BLE001 - any failure leaves the JIT engine, said
+        print(f"aviary: {game}'s search could not be compiled ahead of time "
+              f"({type(error).__name__}: {error}); a cold course command loads numba "
+              "instead", file=sys.stderr)
+        return None
 
 
 def build(game: str, kernels: tuple[Any, ...], *, quiet: bool = True) -> Path:

@@ -8,8 +8,6 @@ for the current sources: the course command's engine child then loads numba's.
 
 from __future__ import annotations
 
-import sys
-
 from aviary.games.engine import Engine
 from aviary.games.pikachu import endgame, quick, rules
 from aviary.games.pikachu.searcher import PikachuSearcher
@@ -31,9 +29,4 @@ def warmup() -> None:
     from aviary.games.pikachu import engine
     from aviary.search import aot
 
-    missing = aot.compiler_present()
-    if missing is not None:
-        print(f"aviary: Pikachu's search is not compiled ahead of time ({missing}); "
-              "a cold course command loads numba instead", file=sys.stderr)
-        return
-    aot.build(GAME, engine.KERNELS)
+    aot.warmup(GAME, engine.KERNELS)
