@@ -16,20 +16,19 @@ its header and length are checked, its digest is not.
 
 from __future__ import annotations
 
-import ast
 import hashlib
-import mmap
 import os
 import struct
 import sys
-import tempfile
 import time
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # zipfile and the rest are imported where used: a command that finds
+    # its engine compiled ahead of time does not wait for them (issue 53)
+    import zipfile
+
     import numpy as np
 
 
@@ -65,6 +64,8 @@ MAP_OVER = 32 << 20  # bytes: a larger table is mapped, not read and digested
 
 def _npy_payload(raw: bytes) -> tuple[str, tuple[int, ...], bytes]:
     """(dtype descr, shape, data bytes) of a C-order .npy file, read without numpy."""
+    import ast
+
     if raw[:6] != b"\x93NUMPY":
         raise ValueError("not an .npy file")
     if raw[6] == 1:
@@ -83,6 +84,8 @@ def read_table(path: Path, length: int, dtype: str) -> memoryview | None:
 
     Reads without numpy, so a command line can look a position up without loading it.
     """
+    import zipfile
+
     typecode = _NPY_TYPES.get(dtype)
     if typecode is None or sys.byteorder != "little":
         raise ValueError(f"unsupported table dtype {dtype} on a {sys.byteorder}-endian machine")
@@ -108,6 +111,8 @@ def read_table(path: Path, length: int, dtype: str) -> memoryview | None:
 def _mapped_payload(path: Path, member: zipfile.ZipInfo) -> tuple[str, tuple[int, ...], memoryview]:
     """`_npy_payload` of the stored (uncompressed) `member` of `path`, its data mapped
     read-only rather than read (shorter than the member says if the file is cut)."""
+    import mmap
+
     with open(path, "rb") as file:
         file.seek(member.header_offset)
         local = file.read(30)  # the zip local file header; its name and extra field follow
@@ -125,6 +130,8 @@ def _mapped_payload(path: Path, member: zipfile.ZipInfo) -> tuple[str, tuple[int
 
 def write_table(path: Path, table: np.ndarray) -> None:
     """Save `table` atomically with its digest; delete this table's files under older keys."""
+    import tempfile
+
     import numpy as np
 
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -22,11 +22,12 @@ arguments, its `quick` player gives the first answer, its `evaluation` guides th
 fallback, its main engine thinks: in a warm engine server if one runs (see
 `aviary.course.warm_server`), else in one the command starts first thing, its own
 request the server's first (its cost is loading numba: about 0.5 s of CPU); with
-AVIARY_NO_WARM=1, in a child process started first thing. Both are sent the same
-request and serve it the same way (`aviary.course.engine_host`): the deadline goes
-whole, as its remaining time and when it was measured. A server running other code
-refuses the request: an engine child answers, and the command replaces that server as
-it exits."""
+AVIARY_NO_WARM=1, in a child process started first thing, which takes the game's search
+compiled ahead of time where `aviary warmup` built it (`_load_engine`: no numba loaded).
+Both are sent the same request and serve it the same way (`aviary.course.engine_host`):
+the deadline goes whole, as its remaining time and when it was measured. A server running
+other code refuses the request: an engine child answers, and the command replaces that
+server as it exits."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ from aviary.course import memory
 from aviary.course import warm_server as warm
 from aviary.errors import NoMoveError, UsageError
 from aviary.games import registry
-from aviary.games.base import Game, OptionError
+from aviary.games.base import Game, OptionError, Player
 from aviary.games.fallback import Fallback
 from aviary.search.clock import START_SEARCH_SECONDS, Deadline, process_age
 
@@ -88,18 +89,37 @@ def _trace(what: str) -> None:
               file=sys.stderr, flush=True)
 
 
-def _think(name: str, settings: dict[str, Any], request_fd: int, answers_fd: int) -> None:
-    """The engine child's work: load the engine (numba: slow) while the command recalls the
-    game's earlier positions, then read its request on `request_fd` and serve it
-    (`engine_host.serve`: each deeper search's answer, a JSON line on `answers_fd`)."""
-    _trace("forked")
-    host.without_scipy()
+def _load_engine(name: str, settings: dict[str, Any]) -> tuple[Game[Any, Any], Player[Any, Any]]:
+    """(the game, its main engine) for the engine child: on the game's search compiled ahead
+    of time where `aviary warmup` built it (`GameSpec.compiled`: numba is never loaded),
+    else numba's (`engine_host.load`: its import and compiler, the cached kernels)."""
+    spec = registry.spec(name)
+    if TRACE:
+        import numpy  # noqa: F401 - timed apart from the engine
+
+        _trace("numpy imported")
+    if spec.compiled:
+        game = spec.make(**settings)
+        engine = registry.load(spec.compiled)(game)
+        if engine is not None:
+            _trace("engine built (compiled ahead of time: no numba)")
+            return game, engine
     if TRACE:
         import numba  # noqa: F401 - timed apart from the game's kernels
 
         _trace("numba imported")
-    loaded = host.load(name, settings)  # slow: numba's compiler, the cached kernels
+    loaded = host.load(name, settings)
     _trace("engine built (its kernel modules imported)")
+    return loaded
+
+
+def _think(name: str, settings: dict[str, Any], request_fd: int, answers_fd: int) -> None:
+    """The engine child's work: load the engine (`_load_engine`) while the command recalls the
+    game's earlier positions, then read its request on `request_fd` and serve it
+    (`engine_host.serve`: each deeper search's answer, a JSON line on `answers_fd`)."""
+    _trace("forked")
+    host.without_scipy()
+    loaded = _load_engine(name, settings)
     with os.fdopen(request_fd, "rb") as pipe:
         line = pipe.readline()
     if not line:
@@ -108,7 +128,7 @@ def _think(name: str, settings: dict[str, Any], request_fd: int, answers_fd: int
 
     def traced(report: Any) -> None:
         if report.depth <= 1:
-            _trace(f"depth {report.depth} searched (the kernels' cached code loaded)")
+            _trace(f"depth {report.depth} searched")
 
     host.serve(request, lambda *_: loaded, lambda line: os.write(answers_fd, line),
                on_report=traced if TRACE else None)

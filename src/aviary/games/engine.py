@@ -20,10 +20,10 @@ import numpy as np
 
 from aviary.errors import NoMoveError
 from aviary.games.base import Game, Move, Report, State, TableUse, Verdict
-from aviary.search import perft
-from aviary.search.alphabeta import MATE, Workspace
 from aviary.search.clock import DEPTH_SHARE, Deadline, Limit
+from aviary.search.compiled import CompiledSearch
 from aviary.search.deepening import RawReport, iterate
+from aviary.search.workspace import MATE, Workspace
 
 __all__ = ["DeepeningPlayer", "Engine", "MovePlayer", "Report", "Searcher", "WorkspaceCache",
            "interruptible"]
@@ -67,6 +67,10 @@ def interruptible(work: Callable[..., Result]) -> Result:
 class Searcher(Generic[State, Move]):
     """What a game gives the compiled search. Subclasses set `kernels` and the three methods.
 
+    `kernels`: the game's kernels (`aviary.search.kernels`), or its alpha-beta search
+    compiled ahead of time (`aviary.search.compiled.CompiledSearch`), which needs no
+    numba: a searcher whose methods need none either then thinks without loading it.
+
     `chance_bounds` (lowest, highest evaluation) marks a game with chance nodes:
     its states are searched by expectiminimax with those bounds for pruning.
     `null_move` turns on the alpha-beta's null-move pruning: only for a game whose
@@ -75,7 +79,7 @@ class Searcher(Generic[State, Move]):
     of the move's time has gone (one of `aviary.search.clock`'s constants).
     """
 
-    kernels: tuple[Any, ...] = ()
+    kernels: tuple[Any, ...] | CompiledSearch = ()
     chance_bounds: tuple[int, int] | None = None
     null_move: bool = False
     depth_share: float = DEPTH_SHARE
@@ -104,8 +108,10 @@ class Searcher(Generic[State, Move]):
     def perft(self, state: State, depth: int) -> int | None:
         """The kernels' count of move sequences of length `depth` from `state`, or None where
         they do not reach: checked equal to the rules' (`Game.perft`) by each game's tests."""
+        from aviary.search import perft  # numba's
+
         array = self.state_array(state)
-        if array is None:
+        if array is None or isinstance(self.kernels, CompiledSearch):
             return None
         return perft.count(array, depth, self.kernels, self.shape(state)[1])
 

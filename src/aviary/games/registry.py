@@ -23,6 +23,9 @@ A spec's pieces, each optional except the game:
   (`aviary --help` shows it, derived from the game's declared options);
 - `course_subcommand`: with a `command` of its own, the word after which the
   shared course runner takes over (`aviary NAME WORD [course arguments]`);
+- `compiled`: `function(game) -> Player | None`, the main engine on its search compiled
+  ahead of time (`aviary.search.compiled`; None where that is not built): a cold course
+  command's engine child takes it first, since it answers without loading numba;
 - `warmup`: modules with a `warmup()` that compiles their numba kernels;
 - `deep_warmup`: modules with a `deep_warmup()` that builds a table too slow for
   `aviary warmup` (minutes): `aviary warmup --deep` runs them;
@@ -57,6 +60,7 @@ class GameSpec:
     quick: str | None = None
     evaluation: str | None = None
     tables: str | None = None
+    compiled: str | None = None
     command: str | None = None
     course_subcommand: str = ""
     command_summary: str = ""
@@ -126,7 +130,8 @@ GAMES: dict[str, GameSpec] = {
             "pikachu", "Pikachu",
             "Pikachu: Pichus and Pikachus jump and capture on an n x n board",
             tables="aviary.games.pikachu.endgame:probe",
-            warmup=("aviary.games.pikachu.endgame",),
+            compiled="aviary.games.pikachu.compiled:make_engine",
+            warmup=("aviary.games.pikachu.endgame", "aviary.games.pikachu.compiled"),
         ),
         board_game("betsy", "Betsy", "Betsy: bird chess, won by capturing the Kingfisher"),
         board_game(

@@ -7,24 +7,41 @@ interrupted depth is thrown away, so what the caller last received stays the ans
 Aspiration windows start narrow around the previous score and widen on failure.
 The iterations end early once a depth is solved (no leaf cut by depth) or a win or
 loss is proven.
+
+The search at each depth is numba's (`aviary.search.alphabeta.negamax` over the
+game's kernels), or the same search compiled ahead of time (a `CompiledSearch`, see
+`aviary.search.compiled`): this module imports numba only for the former.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
-from aviary.search import alphabeta
-from aviary.search.alphabeta import INF, MATE, Workspace
 from aviary.search.clock import Limit
+from aviary.search.compiled import CompiledSearch
 from aviary.search.iteration import UNBOUNDED, Deepening
 from aviary.search.report import Kernels, RawReport
+from aviary.search.workspace import (
+    ABORTED,
+    HORIZON,
+    INF,
+    MATE,
+    MAX_PLY,
+    NODE_LIMIT,
+    NODES,
+    SELDEPTH,
+    Workspace,
+)
+
+# one iteration at a fixed depth: (state, depth, alpha, beta, workspace arrays) -> score
+Root = Callable[[np.ndarray, int, int, int, tuple[np.ndarray, ...]], int]
 
 
 def iterate(
     state: np.ndarray,
-    kernels: Kernels,
+    kernels: Kernels | CompiledSearch,
     workspace: Workspace,
     limit: Limit,
     *,
@@ -39,12 +56,14 @@ def iterate(
 ) -> Iterator[RawReport]:
     """Yield a `RawReport` after each completed depth until `limit` or a solved position.
 
-    `kernels` is a game's seven kernels (alpha-beta) or eight, the eighth being
-    `chance`: then the expectiminimax of `aviary.search.expectimax` runs, its depth
-    counting player moves, with Star1 pruning (Star2 with `star2`) when `bounds` =
-    (lower, upper) bounds every score the search can meet (evaluations and game
-    results); `aspiration`, `quiesce`, `lmr` and `null_move` concern alpha-beta only
-    (`null_move` only for a game whose make/unmake handle `alphabeta.PASS`).
+    `kernels` is a game's seven kernels (alpha-beta), its alpha-beta search compiled
+    ahead of time (a `CompiledSearch`: the same search, numba not imported), or eight
+    kernels, the eighth being `chance`: then the expectiminimax of
+    `aviary.search.expectimax` runs, its depth counting player moves, with Star1
+    pruning (Star2 with `star2`) when `bounds` = (lower, upper) bounds every score the
+    search can meet (evaluations and game results); `aspiration`, `quiesce`, `lmr` and
+    `null_move` concern alpha-beta only (`null_move` only for a game whose make/unmake
+    handle `alphabeta.PASS`).
     `stop`: the caller's one-element int64 flag; setting `stop[0] = 1` (from any
     thread) cancels the search: the depth under way is thrown away and the
     iterator ends (`workspace.ctx[ABORTED]` is then 1). The time limit runs on a
@@ -55,7 +74,10 @@ def iterate(
     so a caller with a legal move to make always gets one. `state` is searched
     in place and restored after each depth.
     """
-    if len(kernels) == 8:
+    root: Root
+    if isinstance(kernels, CompiledSearch):
+        root = kernels.root
+    elif len(kernels) == 8:
         from aviary.search import expectimax  # compiled only for games with chance
 
         yield from expectimax.iterate(
@@ -63,9 +85,11 @@ def iterate(
             star2=star2,
         )
         return
-    if len(kernels) != 7:
+    elif len(kernels) == 7:
+        root = _jit_root(kernels)
+    else:
         raise ValueError(f"expected 7 kernels (or 8 with chance), got {len(kernels)}")
-    run = Deepening.begin(limit, stop, alphabeta.MAX_PLY)
+    run = Deepening.begin(limit, stop, MAX_PLY)
     workspace.set_game_history(history)
     workspace.new_search(UNBOUNDED, quiesce, lmr, null_move)
     arrays = workspace.arrays(run.cancel, run.timeout)
@@ -73,25 +97,25 @@ def iterate(
         score = 0
         for depth in run.depths():
             if depth > 1 and run.interrupted():
-                workspace.ctx[alphabeta.ABORTED] = 1
+                workspace.ctx[ABORTED] = 1
                 return
             if depth == 1:
                 first = workspace.arrays(run.never, run.never)
-                workspace.ctx[alphabeta.HORIZON] = 0
-                score = int(alphabeta.negamax(state, 1, 0, -INF, INF, first, *kernels))
-                workspace.ctx[alphabeta.NODE_LIMIT] = run.node_limit
+                workspace.ctx[HORIZON] = 0
+                score = root(state, 1, -INF, INF, first)
+                workspace.ctx[NODE_LIMIT] = run.node_limit
             else:
-                score = _aspirated(state, depth, score, aspiration, arrays, kernels, workspace)
-            if workspace.ctx[alphabeta.ABORTED]:
+                score = _aspirated(state, depth, score, aspiration, arrays, root, workspace)
+            if workspace.ctx[ABORTED]:
                 workspace.reset_seen()
                 return
             report = run.report(depth, score, workspace.pv, workspace.pv_length,
-                                int(workspace.ctx[alphabeta.NODES]),
-                                int(workspace.ctx[alphabeta.SELDEPTH]))
+                                int(workspace.ctx[NODES]),
+                                int(workspace.ctx[SELDEPTH]))
             if report is None:  # no legal move, or the game is over: nothing to report
                 return
             yield report
-            if workspace.ctx[alphabeta.HORIZON] == 0:
+            if workspace.ctx[HORIZON] == 0:
                 return  # solved: no leaf was cut by depth, deeper searches repeat this one
             if abs(score) > MATE // 2 and depth >= MATE - abs(score) + 2:
                 return  # a proven win or loss does not change with depth
@@ -103,15 +127,15 @@ def _aspirated(
     guess: int,
     window: int,
     arrays: tuple[np.ndarray, ...],
-    kernels: Kernels,
+    root: Root,
     workspace: Workspace,
 ) -> int:
     low, high = (guess - window, guess + window) if depth >= 4 else (-INF, INF)
     delta = window
     while True:
-        workspace.ctx[alphabeta.HORIZON] = 0
-        score = int(alphabeta.negamax(state, depth, 0, low, high, arrays, *kernels))
-        if workspace.ctx[alphabeta.ABORTED]:
+        workspace.ctx[HORIZON] = 0
+        score = root(state, depth, low, high, arrays)
+        if workspace.ctx[ABORTED]:
             return score
         delta *= 4
         if score <= low:
@@ -121,3 +145,14 @@ def _aspirated(
         else:
             return score
 
+
+
+def _jit_root(kernels: Kernels) -> Root:
+    """numba's alpha-beta iteration over `kernels` (numba imported here, not before)."""
+    from aviary.search.alphabeta import negamax
+
+    def root(state: np.ndarray, depth: int, alpha: int, beta: int,
+             arrays: tuple[np.ndarray, ...]) -> int:
+        return int(negamax(state, depth, 0, alpha, beta, arrays, *kernels))
+
+    return root

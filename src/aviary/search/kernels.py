@@ -43,6 +43,7 @@ def push(out, count, move):
 
 
 _wrapped: dict[tuple[Any, str], Any] = {}  # (kernel, signature) -> its cfunc, made once
+_kernel_of: dict[int, Any] = {}  # id of a cfunc made here -> the `@njit` kernel it calls
 
 
 def wrap(kernel: Any, signature: Any) -> Any:
@@ -61,7 +62,14 @@ def wrap(kernel: Any, signature: Any) -> Any:
     wrapper.__module__ = py_func.__module__
     wrapper.__qualname__ = f"{py_func.__qualname__}_cfunc"
     _wrapped[made] = cfunc(signature, cache=True, nogil=True)(wrapper)
+    _kernel_of[id(_wrapped[made])] = kernel
     return _wrapped[made]
+
+
+def unwrap(wrapped: Any) -> Any:
+    """The `@njit` kernel a cfunc made by `wrap` calls: what a search compiled ahead of
+    time (`aviary.search.aot`) binds, so that it is specialised for the kernel itself."""
+    return _kernel_of[id(wrapped)]
 
 
 def search_kernels(module: ModuleType, **replaced: Any) -> tuple[Any, ...]:

@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from aviary.games.engine import Engine, Searcher
-from aviary.games.pikachu import endgame, kernels, quick, rules
+from aviary.games.engine import Engine
+from aviary.games.pikachu import endgame, kernels, quick, rules, searcher
 from aviary.games.pikachu.kernels import BOARD, N_SLOT, SIDE_SLOT
 from aviary.games.textbook import Textbook
 from aviary.search.clock import Limit
@@ -87,27 +87,10 @@ def make_textbook(game: rules.Pikachu) -> Textbook[rules.Position, rules.Move]:
     return Textbook(game, PikachuSearcher(), TEXTBOOK_KERNELS, quick.best_move)
 
 
-class PikachuSearcher(Searcher[rules.Position, rules.Move]):
-    """Pikachu positions as kernel arrays; boards the kernels do not reach are not searched."""
+class PikachuSearcher(searcher.PikachuSearcher):
+    """The shared Pikachu searcher (`searcher.py`) on numba's kernels."""
 
     kernels = KERNELS
-
-    def state_array(self, state: rules.Position) -> np.ndarray | None:
-        return kernels.state_from_position(state) if rules.kernels_reach(state) else None
-
-    def move(self, state: rules.Position, code: int) -> rules.Move:
-        return kernels.decode(code)
-
-    def shape(self, state: rules.Position) -> tuple[int, int]:
-        searched = state.n if rules.kernels_reach(state) else 0  # no arrays for the others
-        return state.n, kernels.move_buffer_size(searched)
-
-    def key(self, state: rules.Position) -> int | None:
-        array = self.state_array(state)
-        return None if array is None else int(array[kernels.KEY_SLOT])
-
-    def kernel_moves(self, state: rules.Position) -> list[rules.Move] | None:
-        return kernels.legal_moves(state) if rules.kernels_reach(state) else None
 
 
 def make_engine(game: rules.Pikachu) -> Engine[rules.Position, rules.Move]:

@@ -1,15 +1,12 @@
 """Pikachu as numba kernels over one int64 array: the speed behind `rules.py`'s truth.
 
-The state array holds n, the side to move, an incrementally updated Zobrist key
-and both sides' piece counts (slots 0-3), then the board, so the search core
-copies nothing per node. Kernels follow the contract of `aviary.search.alphabeta`
-(generate, make, unmake, evaluate, key, order, terminal); `tests/games/pikachu` checks
-them move-for-move and perft-for-perft against `rules.py`.
-
-Cells: 0 empty, +1/-1 white/black Pichu, +2/-2 white/black Pikachu.
-Side: +1 white (moves toward higher rows), -1 black.
-Move: `start | end << 10 | (captured + 1) << 20` (captured + 1 = 0: no capture),
-so the low 20 bits (start, end) identify a move for the history heuristic.
+The state array (n, the side to move, an incrementally updated Zobrist key and both
+sides' piece counts, then the board) and the move codes are laid out in `layout.py`,
+which is plain Python; this module re-exports it and compiles the layout functions
+its kernels call. The search core copies nothing per node. Kernels follow the
+contract of `aviary.search.alphabeta` (generate, make, unmake, evaluate, key, order,
+terminal); `tests/games/pikachu` checks them move-for-move and perft-for-perft against
+`rules.py`.
 """
 
 from __future__ import annotations
@@ -17,93 +14,33 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from aviary.games.pikachu import rules
+from aviary.games.pikachu import layout, rules
+from aviary.games.pikachu.layout import (  # noqa: F401 - re-exported: the layout
+    BLACK_COUNT,
+    BOARD,
+    COUNT_SLOT,
+    KEY_SLOT,
+    MAX_N,
+    N_SLOT,
+    SIDE_SLOT,
+    SQUARE_BITS,
+    SQUARE_MASK,
+    ZOBRIST,
+    ZOBRIST_SIDE,
+    board_from_state,
+    decode,
+    encode,
+    move_buffer_size,
+    state_from_position,
+)
 from aviary.search.alphabeta import CAPTURE_BONUS, MATE, NOT_OVER
 from aviary.search.kernels import push
 
-MAX_N = rules.KERNEL_MAX_N  # 10 bits per square in the move encoding
-N_SLOT, SIDE_SLOT, KEY_SLOT, COUNT_SLOT = 0, 1, 2, 3
-BOARD = 4  # board cells start here
-BLACK_COUNT = 1 << 16  # COUNT_SLOT = white pieces + black pieces * BLACK_COUNT
-SQUARE_BITS = 10
-SQUARE_MASK = (1 << SQUARE_BITS) - 1
-
-_CELL = {".": 0, "w": 1, "W": 2, "b": -1, "B": -2}
-_CHAR = {value: char for char, value in _CELL.items()}
-
-# Zobrist keys: one per (cell value + 2, square), one for black to move.
-_rng = np.random.default_rng(20261122)
-ZOBRIST = _rng.integers(1, 2**62, size=(5, MAX_N * MAX_N), dtype=np.int64)
-ZOBRIST[2, :] = 0  # empty squares contribute nothing
-ZOBRIST_SIDE = np.int64(_rng.integers(1, 2**62))
-
-
-def state_from_position(position: rules.Position) -> np.ndarray:
-    """The kernel state array of `position` (n must be at most MAX_N)."""
-    n = position.n
-    if not rules.kernels_reach(position):
-        raise ValueError(f"kernels support n <= {MAX_N}, got {n}")
-    state = np.zeros(BOARD + n * n, dtype=np.int64)
-    state[N_SLOT] = n
-    state[SIDE_SLOT] = 1 if position.player == "w" else -1
-    for square, char in enumerate(position.board):
-        state[BOARD + square] = _CELL[char]
-    state[KEY_SLOT] = full_key(state)
-    state[COUNT_SLOT] = piece_counts(state)
-    return state
-
-
-def board_from_state(state: np.ndarray) -> str:
-    n = int(state[N_SLOT])
-    return "".join(_CHAR[int(value)] for value in state[BOARD : BOARD + n * n])
-
-
-def encode(move: rules.Move) -> int:
-    return int(pack(move.start, move.end, -1 if move.captured is None else move.captured))
-
-
-def decode(move: int) -> rules.Move:
-    start, end, captured = unpack(move)
-    return rules.Move(int(start), int(end), None if captured < 0 else int(captured))
-
-
-@njit(cache=True, nogil=True)
-def full_key(state):
-    """Zobrist key computed from scratch (make/unmake keep it up to date incrementally)."""
-    n = state[N_SLOT]
-    key = np.int64(0)
-    for square in range(n * n):
-        key ^= ZOBRIST[state[BOARD + square] + 2, square]
-    if state[SIDE_SLOT] < 0:
-        key ^= ZOBRIST_SIDE
-    return key
-
-
-@njit(cache=True, nogil=True)
-def piece_counts(state):
-    """COUNT_SLOT computed from scratch (make/unmake keep it up to date on captures)."""
-    n = state[N_SLOT]
-    counts = 0
-    for square in range(n * n):
-        piece = state[BOARD + square]
-        if piece > 0:
-            counts += 1
-        elif piece < 0:
-            counts += BLACK_COUNT
-    return counts
-
-
-@njit(cache=True, nogil=True, inline="always")
-def pack(start, end, captured):
-    """The move code of start -> end, jumping the piece on `captured` (-1: none)."""
-    return start | end << SQUARE_BITS | (captured + 1) << (2 * SQUARE_BITS)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def unpack(move):
-    """(start, end, captured square or -1) of a move code."""
-    return (move & SQUARE_MASK, (move >> SQUARE_BITS) & SQUARE_MASK,
-            (move >> (2 * SQUARE_BITS)) - 1)
+# the layout's functions the kernels call, compiled
+full_key = njit(cache=True, nogil=True)(layout.full_key)
+piece_counts = njit(cache=True, nogil=True)(layout.piece_counts)
+pack = njit(cache=True, nogil=True, inline="always")(layout.pack)
+unpack = njit(cache=True, nogil=True, inline="always")(layout.unpack)
 
 
 @njit(cache=True, nogil=True)
@@ -258,11 +195,6 @@ def order(state, move):
         if (me > 0 and row == n - 1) or (me < 0 and row == 0):
             bonus += 900_000
     return bonus
-
-
-def move_buffer_size(n: int) -> int:
-    """Room for every legal move: generous for real positions, and generate() never overflows."""
-    return max(256, 4 * n * n)
 
 
 def legal_moves(position: rules.Position) -> list[rules.Move]:
