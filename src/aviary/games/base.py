@@ -451,8 +451,14 @@ class Game(ABC, Generic[State, Move]):
         return "\n".join(rows)
 
     def board(self) -> Board:
-        """The board's geometry (square by default: the board text's square root)."""
-        side = int(len(self.format(self.start())) ** 0.5)
+        """The board's geometry. By default a square whose side is the board text's square
+        root; a game whose board text is not a square's cells says its own `Board`."""
+        cells = len(self.format(self.start()))
+        side = round(cells ** 0.5)
+        if side * side != cells:
+            raise NotImplementedError(
+                f"{type(self).__name__}'s board text is {cells} characters, not a square "
+                f"board's: the game must say its shape (override Game.board)")
         return Board(side, side)
 
     def kernels_reach(self, state: State) -> bool:

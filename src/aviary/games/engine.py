@@ -65,7 +65,9 @@ def interruptible(work: Callable[..., Result]) -> Result:
 
 
 class Searcher(Generic[State, Move]):
-    """What a game gives the compiled search. Subclasses set `kernels` and the three methods.
+    """What a game gives the compiled search. Subclasses set `kernels` and the three methods
+    `state_array`, `move` and `shape` (required); `key`, `decided` and `kernel_moves` have
+    defaults (no repetitions; no early end; the `generate` kernel's moves).
 
     `chance_bounds` (lowest, highest evaluation) marks a game with chance nodes:
     its states are searched by expectiminimax with those bounds for pruning.
@@ -89,8 +91,10 @@ class Searcher(Generic[State, Move]):
         raise NotImplementedError
 
     def shape(self, state: State) -> tuple[Hashable, int]:
-        """(workspace key, most moves a position can have): states sharing a key share tables."""
-        raise NotImplementedError
+        """(workspace key, most moves a position can have): states sharing a key share tables.
+
+        Required: the search's move buffers are that long, and its tables are kept by key."""
+        raise NotImplementedError(f"{type(self).__name__} must say its shape(state)")
 
     def key(self, state: State) -> int | None:
         """The Zobrist key the kernels give `state` (None: the game has no repetitions)."""
@@ -110,11 +114,16 @@ class Searcher(Generic[State, Move]):
         return perft.count(array, depth, self.kernels, self.shape(state)[1])
 
     def kernel_moves(self, state: State) -> list[Move] | None:
-        """The kernels' legal moves of `state` as rules moves (None where they do not reach).
+        """The kernels' legal moves of `state` as rules moves (None where they do not reach):
+        by default the `generate` kernel's, each through `move`.
 
         The conformance suite checks them equal to the rules' on random positions.
         """
-        return None
+        array = self.state_array(state)
+        if array is None:
+            return None
+        codes = perft.moves(array, self.kernels, self.shape(state)[1])
+        return [self.move(state, code) for code in codes]
 
 
 class WorkspaceCache(Generic[Result]):

@@ -23,7 +23,9 @@ A spec's pieces, each optional except the game:
   (`aviary --help` shows it, derived from the game's declared options);
 - `course_subcommand`: with a `command` of its own, the word after which the
   shared course runner takes over (`aviary NAME WORD [course arguments]`);
-- `warmup`: modules with a `warmup()` that compiles their numba kernels;
+- `warmup`: modules with a `warmup()` that compiles their numba kernels (a board
+  game's `engine` module may have none: `aviary warmup` then warms the game's engines
+  through `Player.warmup`);
 - `deep_warmup`: modules with a `deep_warmup()` that builds a table too slow for
   `aviary warmup` (minutes): `aviary warmup --deep` runs them;
 - `web`: for a game without a `Game` (board games get the generic page), the
@@ -39,6 +41,7 @@ import json
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from aviary.errors import UsageError
@@ -106,16 +109,21 @@ class GameSpec:
 def board_game(name: str, game_class: str, summary: str, *,
                engines: Mapping[str, str] | None = None, warmup: tuple[str, ...] = (),
                **pieces: Any) -> GameSpec:
-    """The spec of a board game laid out like every other: `rules.py` with the `Game`,
-    `engine.py` with `make_engine` and `make_textbook` (warmed up), `quick.py` with
-    `best_move` and `evaluate`, `docs/games/NAME.md`; `engines` and `warmup` add to
-    those, `pieces` are the rest of the spec's fields."""
+    """The spec of a board game laid out like every other (docs/architecture.md, "Adding a
+    game"): `rules.py` with the `Game` and `engine.py` with `make_engine` and
+    `make_textbook`, which `aviary warmup` warms (by the module's `warmup()` if it has
+    one, else through each engine's `Player.warmup`); if the folder has a `quick.py`, its
+    `best_move` and `evaluate` are the course command's quick player and fallback
+    evaluation. `engines` and `warmup` add to those, `pieces` are the rest of the spec's
+    fields. Reading the folder is one file check: no module is imported."""
     folder = f"aviary.games.{name}"
+    quick = (Path(__file__).with_name(name) / "quick.py").is_file()
     return GameSpec(
         name=name, summary=summary, game=f"{folder}.rules:{game_class}",
         engines={"engine": f"{folder}.engine:make_engine",
                  "textbook": f"{folder}.engine:make_textbook", **(engines or {})},
-        quick=f"{folder}.quick:best_move", evaluation=f"{folder}.quick:evaluate",
+        quick=f"{folder}.quick:best_move" if quick else None,
+        evaluation=f"{folder}.quick:evaluate" if quick else None,
         warmup=(f"{folder}.engine", *warmup), docs=f"docs/games/{name}.md", **pieces)
 
 

@@ -42,3 +42,16 @@ def count(state: np.ndarray, depth: int, kernels: Kernels, max_moves: int) -> in
     buffers = np.zeros((depth + 1, max_moves), dtype=np.int64)
     generate, make, unmake = kernels[:3]
     return int(_perft(state.copy(), depth, buffers, generate, make, unmake))
+
+
+@njit(cache=True, nogil=True)
+def _generate(state, out, generate):
+    return generate(state, out, False)
+
+
+def moves(state: np.ndarray, kernels: Kernels, max_moves: int) -> list[int]:
+    """The move codes `kernels[0]` (generate) gives kernel `state`, every move (not only
+    captures); `max_moves` bounds a position's moves."""
+    out = np.zeros(max_moves, dtype=np.int64)
+    count = int(_generate(state.copy(), out, kernels[0]))
+    return [int(code) for code in out[:min(count, max_moves)]]
