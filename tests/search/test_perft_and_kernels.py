@@ -23,6 +23,18 @@ def test_perft_counts_the_move_tree_and_leaves_the_state_alone():
     np.testing.assert_array_equal(state, before)
 
 
+def test_the_generate_kernels_moves_are_the_rules_moves_and_leave_the_state_alone():
+    """`perft.moves`, behind `Searcher.kernel_moves` by default (the conformance suite's
+    kernels-against-rules check), on tic-tac-toe positions along a game."""
+    board = toy.ttt_start()
+    for move in (4, 0, 8, 2):
+        state = toy.ttt_array(board)
+        before = state.copy()
+        assert sorted(perft.moves(state, toy.TTT_KERNELS, 9)) == sorted(toy.ttt_moves(board))
+        np.testing.assert_array_equal(state, before)
+        board = toy.ttt_play(board, move)
+
+
 def test_a_wrapped_kernel_calls_the_kernel():
     generate = wrap(toy._ttt_generate, GENERATE)
     assert wrap(toy._ttt_generate, GENERATE) is generate  # made once
