@@ -38,7 +38,7 @@ def test_the_generate_kernels_moves_are_the_rules_moves_and_leave_the_state_alon
 def test_a_wrapped_kernel_calls_the_kernel():
     generate = wrap(toy._ttt_generate, GENERATE)
     assert wrap(toy._ttt_generate, GENERATE) is generate  # made once
-    kernels = (generate, *toy.TTT_KERNELS[1:])
+    kernels = toy.TTT_KERNELS._replace(generate=generate)
     state = toy.ttt_array(toy.ttt_play(toy.ttt_start(), 4))
     assert perft.count(state, 3, kernels, 9) == 8 * 7 * 6
 
@@ -48,14 +48,16 @@ import toy_games as toy
 from aviary.search import perft
 from aviary.search.alphabeta import GENERATE
 from aviary.search.kernels import wrap
-kernels = (wrap(toy._ttt_generate, GENERATE), *toy.TTT_KERNELS[1:])
+kernels = toy.TTT_KERNELS._replace(generate=wrap(toy._ttt_generate, GENERATE))
 print(perft.count(toy.ttt_array(toy.ttt_start()), 2, kernels, 9))
 """
 
 
 def test_wrapped_kernels_come_from_the_disk_cache_in_the_next_process(tmp_path):
     environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
-                   "PYTHONPATH": str(Path(__file__).parent)}
+                   "PYTHONPATH": os.pathsep.join(  # the aviary under test stays first
+                       filter(None, [str(Path(__file__).parent),
+                                     os.environ.get("PYTHONPATH")]))}
 
     def run(debug: bool) -> str:
         extra = {"NUMBA_DEBUG_CACHE": "1"} if debug else {}

@@ -24,6 +24,7 @@ from aviary.search import perft
 from aviary.search.alphabeta import MATE, Workspace
 from aviary.search.clock import DEPTH_SHARE, Deadline, Limit, move_deadline
 from aviary.search.deepening import RawReport, iterate
+from aviary.search.report import Kernels
 
 __all__ = ["DeepeningPlayer", "Engine", "MovePlayer", "Report", "Searcher", "WorkspaceCache",
            "interruptible"]
@@ -77,7 +78,7 @@ class Searcher(Generic[State, Move]):
     of the move's time has gone (one of `aviary.search.clock`'s constants).
     """
 
-    kernels: tuple[Any, ...] = ()
+    kernels: Kernels
     chance_bounds: tuple[int, int] | None = None
     null_move: bool = False
     depth_share: float = DEPTH_SHARE

@@ -1,7 +1,7 @@
 """Iterative deepening around the compiled core: one report per completed depth.
 
-`iterate` is the one driver a game engine calls, for alpha-beta (seven kernels) and
-expectiminimax (eight: the eighth is `chance`). Each depth is one compiled call; the
+`iterate` is the one driver a game engine calls, for alpha-beta and, when the game's
+`Kernels` have a `chance` kernel, expectiminimax. Each depth is one compiled call; the
 deadline (a flag of the search's own) or the caller's stop flag stops it, and an
 interrupted depth is thrown away, so what the caller last received stays the answer.
 Aspiration windows start narrow around the previous score and widen on failure.
@@ -39,12 +39,12 @@ def iterate(
 ) -> Iterator[RawReport]:
     """Yield a `RawReport` after each completed depth until `limit` or a solved position.
 
-    `kernels` is a game's seven kernels (alpha-beta) or eight, the eighth being
-    `chance`: then the expectiminimax of `aviary.search.expectimax` runs, its depth
-    counting player moves, with Star1 pruning (Star2 with `star2`) when `bounds` =
-    (lower, upper) bounds every score the search can meet (evaluations and game
-    results); `aspiration`, `quiesce`, `lmr` and `null_move` concern alpha-beta only
-    (`null_move` only for a game whose make/unmake handle `alphabeta.PASS`).
+    `kernels` is a game's `Kernels`; with a `chance` kernel the expectiminimax of
+    `aviary.search.expectimax` runs, its depth counting player moves, with Star1
+    pruning (Star2 with `star2`) when `bounds` = (lower, upper) bounds every score the
+    search can meet (evaluations and game results); `aspiration`, `quiesce`, `lmr` and
+    `null_move` concern alpha-beta only (`null_move` only for a game whose make/unmake
+    handle `alphabeta.PASS`).
     `stop`: the caller's one-element int64 flag; setting `stop[0] = 1` (from any
     thread) cancels the search: the depth under way is thrown away and the
     iterator ends (`workspace.ctx[ABORTED]` is then 1). The time limit runs on a
@@ -55,7 +55,10 @@ def iterate(
     so a caller with a legal move to make always gets one. `state` is searched
     in place and restored after each depth.
     """
-    if len(kernels) == 8:
+    if not isinstance(kernels, Kernels):
+        raise TypeError(f"kernels must be aviary.search.report.Kernels, got "
+                        f"{type(kernels).__name__}")
+    if kernels.chance is not None:
         from aviary.search import expectimax  # compiled only for games with chance
 
         yield from expectimax.iterate(
@@ -63,8 +66,6 @@ def iterate(
             star2=star2,
         )
         return
-    if len(kernels) != 7:
-        raise ValueError(f"expected 7 kernels (or 8 with chance), got {len(kernels)}")
     run = Deepening.begin(limit, stop, alphabeta.MAX_PLY)
     workspace.set_game_history(history)
     workspace.new_search(UNBOUNDED, quiesce, lmr, null_move)
@@ -78,7 +79,7 @@ def iterate(
             if depth == 1:
                 first = workspace.arrays(run.never, run.never)
                 workspace.ctx[alphabeta.HORIZON] = 0
-                score = int(alphabeta.negamax(state, 1, 0, -INF, INF, first, *kernels))
+                score = int(alphabeta.negamax(state, 1, 0, -INF, INF, first, *kernels.alphabeta))
                 workspace.ctx[alphabeta.NODE_LIMIT] = run.node_limit
             else:
                 score = _aspirated(state, depth, score, aspiration, arrays, kernels, workspace)
@@ -110,7 +111,7 @@ def _aspirated(
     delta = window
     while True:
         workspace.ctx[alphabeta.HORIZON] = 0
-        score = int(alphabeta.negamax(state, depth, 0, low, high, arrays, *kernels))
+        score = int(alphabeta.negamax(state, depth, 0, low, high, arrays, *kernels.alphabeta))
         if workspace.ctx[alphabeta.ABORTED]:
             return score
         delta *= 4
