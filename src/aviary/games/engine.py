@@ -5,8 +5,10 @@ kernel array and how a kernel move code becomes a rules move); `Engine` does the
 rest: a `Report` per completed depth (`think`), the one-call `best_move` by a
 `Deadline` or to depth and node limits, one reusable `Workspace` per thread and
 board shape (the transposition table survives across moves), the caller's stop
-flag, and the rules-only quick player where the kernels do not reach. Both it and
-`MovePlayer` are `aviary.games.base.Player`s.
+flag, and the rules-only quick player where the kernels do not reach. `best_move` is
+written once, in `DeepeningPlayer`, for every player: the engines, `MovePlayer`, a
+game's plain-Python player and OpenSpiel's are all `aviary.games.base.Player`s
+through it.
 """
 
 from __future__ import annotations
@@ -142,50 +144,6 @@ class WorkspaceCache(Generic[Result]):
         return cache[key]
 
 
-class MovePlayer(Generic[State, Move]):
-    """A player that is one `function(state) -> move` (a fixed-depth player, such as
-    Fox-Geese's depth 2): its `think` yields one report, it ignores time (it answers in
-    milliseconds) and refuses a node limit, which it cannot keep."""
-
-    counts_nodes = False
-
-    def __init__(self, game: Game[State, Move], function: Callable[[State], Move],
-                 warmup: Callable[[], None] | None = None, name: str = "this player") -> None:
-        self.game, self.function, self.name = game, function, name
-        self._warmup = warmup
-
-    def warmup(self) -> None:
-        if self._warmup is not None:
-            self._warmup()
-
-    def think(self, state: State, limit: Limit, *, stop: np.ndarray | None = None,
-              history: Sequence[State] = ()) -> Iterator[Report[Move]]:
-        """The one move as one report (depth 0: it is no deepening search)."""
-        if limit.nodes is not None:
-            raise ValueError(f"{self.name} takes no node limit (nodes=): it searches no nodes")
-        if self.game.outcome(state) is not None or not self.game.legal_moves(state):
-            return
-        started = clock.monotonic()
-        move = self.function(state)
-        yield Report(0, 0, move, self.game.answer(state, move), (move,), 0, 0.0,
-                     clock.monotonic() - started)
-
-    def best_move(self, state: State, *, deadline: Deadline | None = None,
-                  time: float | None = None, depth: int | None = None,
-                  nodes: int | None = None, stop: np.ndarray | None = None,
-                  history: Sequence[State] = (),
-                  on_report: Callable[[Report[Move]], object] | None = None) -> Move:
-        """Its move (NoMoveError when the mover has none); `deadline`, `time` and `depth`
-        change nothing, `nodes` is refused."""
-        move_deadline(deadline, time)  # the same arguments are refused as by any player
-        reports = list(self.think(state, Limit(nodes=nodes), stop=stop, history=history))
-        if not reports:
-            raise NoMoveError(f"player {self.game.label(state)} has no legal move")
-        if on_report is not None:
-            on_report(reports[0])
-        return reports[0].move
-
-
 class DeepeningPlayer(Generic[State, Move]):
     """A player whose `think` deepens one depth at a time: `best_move` written once.
 
@@ -238,8 +196,12 @@ class DeepeningPlayer(Generic[State, Move]):
         Under a deadline it starts no new depth once `depth_share` of the time has gone,
         and at any limit it stops once the score is `decided`. Each completed depth goes
         to `on_report`. `tables`: which solved tables a player that has them may use
-        (`Engine.think`). Raises NoMoveError when the mover has no legal move.
+        (`Engine.think`). Raises NoMoveError when the mover has no legal move, ValueError
+        for a node limit a player that counts no nodes cannot keep.
         """
+        if nodes is not None and not self.counts_nodes:
+            raise ValueError(f"{type(self).__name__} takes no node limit (nodes=): it counts "
+                             "no nodes")
         deadline = move_deadline(deadline, time, depth, nodes)
         moves = self.game.legal_moves(state)
         if not moves:
@@ -258,6 +220,36 @@ class DeepeningPlayer(Generic[State, Move]):
             if deadline is not None and not deadline.may_start_depth(self.depth_share):
                 break
         return move
+
+
+class MovePlayer(DeepeningPlayer[State, Move]):
+    """A player that is one `function(state) -> move` (a fixed-depth player, such as
+    Fox-Geese's depth 2): its `think` yields one report, it ignores time (it answers in
+    milliseconds) and refuses a node limit, which it cannot keep; `best_move` is every
+    player's (`DeepeningPlayer.best_move`)."""
+
+    counts_nodes = False
+
+    def __init__(self, game: Game[State, Move], function: Callable[[State], Move],
+                 warmup: Callable[[], None] | None = None, name: str = "this player") -> None:
+        self.game, self.function, self.name = game, function, name
+        self._warmup = warmup
+
+    def warmup(self) -> None:
+        if self._warmup is not None:
+            self._warmup()
+
+    def think(self, state: State, limit: Limit, *, stop: np.ndarray | None = None,
+              history: Sequence[State] = ()) -> Iterator[Report[Move]]:
+        """The one move as one report (depth 0: it is no deepening search)."""
+        if limit.nodes is not None:
+            raise ValueError(f"{self.name} takes no node limit (nodes=): it searches no nodes")
+        if self.game.outcome(state) is not None or not self.game.legal_moves(state):
+            return
+        started = clock.monotonic()
+        move = self.function(state)
+        yield Report(0, 0, move, self.game.answer(state, move), (move,), 0, 0.0,
+                     clock.monotonic() - started)
 
 
 class Engine(DeepeningPlayer[State, Move]):
