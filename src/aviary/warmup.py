@@ -17,11 +17,11 @@ from aviary.errors import ArgumentParser
 from aviary.games import registry
 
 WARMUP_MODULES: list[str] = [
-    *(module for spec in registry.GAMES.values() for module in spec.warmup),
+    *(module for spec in registry.commands() for module in spec.warmup),
     "aviary.horizon.estimators",
 ]
 DEEP_WARMUP_MODULES: list[str] = [
-    module for spec in registry.GAMES.values() for module in spec.deep_warmup]
+    module for spec in registry.commands() for module in spec.deep_warmup]
 
 
 def warm(name: str) -> None:

@@ -31,7 +31,7 @@ import pytest
 import aviary
 
 TOY = Path(__file__).with_name("toy")
-GAMES_CLOSE = "\n    )\n}\n"  # the end of the registry's GAMES: the entry goes before it
+GAMES_CLOSE = "\n    )\n}\n\nTOOLS"  # the end of the registry's GAMES: the entry goes before it
 ENTRY = '        board_game("toy", "ConnectFour", "Connect Four: four in a row on 6 x 7"),\n'
 ROWS, COLS = 6, 7
 START = "." * ROWS * COLS

@@ -155,8 +155,8 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
         if config.warmup:
             for spec in registry.board_games():
                 sessions.warm(spec)
-            for spec in registry.GAMES.values():
-                warm = getattr(_page_module(spec), "warmup", None) if spec.web else None
+            for tool in registry.TOOLS.values():
+                warm = getattr(_page_module(tool), "warmup", None) if tool.web else None
                 if warm is not None:
                     sessions.pool.submit(warm)
         try:
@@ -206,7 +206,7 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
     @app.get("/play/{name}", include_in_schema=False)
     async def board_page(name: str) -> FileResponse:
         # an unknown game gets the page too (status 404): it shows the one message
-        known = name in registry.GAMES and registry.GAMES[name].game is not None
+        known = name in registry.GAMES
         return FileResponse(STATIC / "board.html", status_code=200 if known else 404)
 
     @app.get("/favicon.ico", include_in_schema=False)
@@ -215,9 +215,9 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
 
     for page in TOOL_PAGES:
         app.add_api_route(f"/{page}", _page(page), include_in_schema=False, methods=["GET"])
-    for spec in registry.GAMES.values():
-        if spec.web is not None:
-            _add_game_page(app, spec, sessions)
+    for tool in registry.TOOLS.values():
+        if tool.web is not None:
+            _add_game_page(app, tool, sessions)
 
     # --- board games -------------------------------------------------------------------
 
@@ -229,7 +229,7 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
     async def pages() -> list[dict[str, str]]:
         """The games with a page of their own (not a board): name and summary."""
         return [{"name": spec.name, "summary": spec.summary}
-                for spec in registry.GAMES.values() if spec.web is not None]
+                for spec in registry.TOOLS.values() if spec.web is not None]
 
     @app.get("/api/games/{name}")
     async def game(name: str) -> dict[str, Any]:
@@ -382,11 +382,11 @@ def _page(name: str) -> Any:
     return page
 
 
-def _page_module(spec: registry.GameSpec) -> Any:
+def _page_module(spec: registry.ToolSpec) -> Any:
     return importlib.import_module(str(spec.web))
 
 
-def _add_game_page(app: FastAPI, spec: registry.GameSpec, sessions: Sessions) -> None:
+def _add_game_page(app: FastAPI, spec: registry.ToolSpec, sessions: Sessions) -> None:
     """`/NAME` (the game's own page) and `POST /api/NAME/ACTION` (its `ACTIONS`, in the pool)."""
 
     async def page() -> FileResponse:
@@ -417,7 +417,7 @@ def _add_game_page(app: FastAPI, spec: registry.GameSpec, sessions: Sessions) ->
 
 def _board_spec(name: str) -> registry.GameSpec:
     spec = registry.GAMES.get(name)
-    if spec is None or spec.game is None:
+    if spec is None:
         known = ", ".join(s.name for s in registry.board_games())
         raise HTTPException(404, f"unknown board game {name!r}; known: {known}")
     return spec
