@@ -25,7 +25,7 @@ from aviary.games.base import Game, Move, Report, State, TableUse, Verdict
 from aviary.search import perft
 from aviary.search.alphabeta import MATE, Workspace
 from aviary.search.clock import DEPTH_SHARE, Deadline, Limit, move_deadline
-from aviary.search.deepening import RawReport, iterate
+from aviary.search.deepening import iterate
 from aviary.search.report import Kernels
 
 __all__ = ["DeepeningPlayer", "Engine", "MovePlayer", "Report", "Searcher", "WorkspaceCache",
@@ -326,7 +326,7 @@ class Engine(DeepeningPlayer[State, Move]):
             yield self._report(state, raw)
 
     def _iterate(self, state: State, array: np.ndarray, limit: Limit, stop: np.ndarray | None,
-                 history: Sequence[State]) -> Iterator[RawReport]:
+                 history: Sequence[State]) -> Iterator[Report[int]]:
         """The compiled search's reports for `state` (its kernel `array`)."""
         return iterate(array, self.searcher.kernels, self.workspace(state), limit,
                        **self._search_options(stop, self._keys(history)))
@@ -369,7 +369,7 @@ class Engine(DeepeningPlayer[State, Move]):
         return Report(verdict.distance, score, move, self.game.answer(state, move), (move,),
                       0, 0.0, 0.0)
 
-    def _report(self, state: State, raw: RawReport) -> Report[Move]:
+    def _report(self, state: State, raw: Report[int]) -> Report[Move]:
         pv: list[Move] = []
         here = state
         for code in raw.pv:  # a chance game's PV may pass through chance outcomes

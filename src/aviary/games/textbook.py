@@ -21,7 +21,7 @@ from aviary.games.base import Game, Move, State
 from aviary.games.engine import Engine, Searcher, WorkspaceCache
 from aviary.search import textbook
 from aviary.search.clock import DEEPEN_TO_DEADLINE, Limit
-from aviary.search.report import RawReport, TextbookKernels
+from aviary.search.report import Report, TextbookKernels
 
 
 class Textbook(Engine[State, Move]):
@@ -48,7 +48,7 @@ class Textbook(Engine[State, Move]):
         return self._textbook_workspaces.get(*self.searcher.shape(state))
 
     def _iterate(self, state: State, array: np.ndarray, limit: Limit, stop: np.ndarray | None,
-                 history: Sequence[State]) -> Iterator[RawReport]:
+                 history: Sequence[State]) -> Iterator[Report[int]]:
         """The textbook search's reports: `history` is ignored (it knows no repetitions),
         as are tables (it has none; beyond the kernels the quick player answers)."""
         return textbook.iterate(array, self.textbook_kernels, self.textbook_workspace(state),

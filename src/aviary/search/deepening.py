@@ -19,7 +19,7 @@ from aviary.search import alphabeta
 from aviary.search.alphabeta import INF, MATE, Workspace
 from aviary.search.clock import Limit
 from aviary.search.iteration import UNBOUNDED, Deepening
-from aviary.search.report import Kernels, RawReport
+from aviary.search.report import Kernels, Report
 
 
 def iterate(
@@ -36,8 +36,8 @@ def iterate(
     quiesce: bool = True,
     lmr: bool = True,
     null_move: bool = False,
-) -> Iterator[RawReport]:
-    """Yield a `RawReport` after each completed depth until `limit` or a solved position.
+) -> Iterator[Report[int]]:
+    """Yield a `Report[int]` after each completed depth until `limit` or a solved position.
 
     `kernels` is a game's `Kernels`; with a `chance` kernel the expectiminimax of
     `aviary.search.expectimax` runs, its depth counting player moves, with Star1

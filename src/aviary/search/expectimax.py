@@ -79,7 +79,7 @@ from aviary.search.alphabeta import (
 )
 from aviary.search.clock import Limit
 from aviary.search.iteration import UNBOUNDED, Deepening
-from aviary.search.report import Kernels, RawReport
+from aviary.search.report import Kernels, Report
 
 CHANCE = types.int64(STATE, types.int64[::1], types.int64[::1])
 
@@ -285,8 +285,8 @@ def iterate(
     history: Iterable[int] = (),
     bounds: tuple[int, int] | None = None,
     star2: bool = False,
-) -> Iterator[RawReport]:
-    """Iterative deepening over `search`, yielding a `RawReport` per completed depth.
+) -> Iterator[Report[int]]:
+    """Iterative deepening over `search`, yielding a `Report[int]` per completed depth.
 
     Same contract as `aviary.search.deepening.iterate` (which calls this for `Kernels`
     with a `chance` kernel): depth counts player moves, depth 1 always completes, `stop` cancels,

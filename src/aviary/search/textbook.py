@@ -24,7 +24,7 @@ outcome keeps the side to move, depth counts player moves, a node at depth 0
 scores MATE - p: sooner wins and later losses are preferred), a side with no
 legal move has lost.
 
-`iterate` yields a `RawReport` per completed depth. It stops before its limit
+`iterate` yields a `Report[int]` per completed depth. It stops before its limit
 only when another depth cannot change the answer: no leaf was cut by depth (the
 game tree is exhausted), or, in a search that met no chance node, a win or loss
 is proven within the depth searched.
@@ -41,7 +41,7 @@ from aviary.search.alphabeta import MATE, MAX_PLY, NOT_OVER, extend_pv
 from aviary.search.clock import Limit
 from aviary.search.expectimax import CHANCE
 from aviary.search.iteration import UNBOUNDED, Deepening
-from aviary.search.report import RawReport, TextbookKernels
+from aviary.search.report import Report, TextbookKernels
 
 INF = 2 * MATE
 # ctx slots: nodes, node limit, aborted, leaves cut by depth, chance nodes met, deepest ply
@@ -140,8 +140,8 @@ def iterate(
     limit: Limit,
     *,
     stop: np.ndarray | None = None,
-) -> Iterator[RawReport]:
-    """A `RawReport` after each completed depth 1, 2, 3, ... until `limit` runs out.
+) -> Iterator[Report[int]]:
+    """A `Report[int]` after each completed depth 1, 2, 3, ... until `limit` runs out.
 
     `limit`'s time (seconds or deadline) is when the search stops (a caller that must
     answer by a deadline asks `Deadline.search_until` for it); `limit.nodes` counts

@@ -15,7 +15,6 @@ import importlib
 import json
 import re
 from collections.abc import AsyncIterator
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from aviary.games import registry
 from aviary.web.config import AppConfig
 from aviary.web.review import REVIEW_NODES
 from aviary.web.sessions import GameSession, SessionError, Sessions, Thought
+from aviary.web.workers import page_json
 
 STATIC = Path(__file__).parent / "static"
 TOOL_PAGES = ("classify", "horizon", "arena")
@@ -465,7 +465,7 @@ async def _think_socket(socket: WebSocket, sessions: Sessions, session: GameSess
 
     async def run(seconds: float) -> None:
         async def report(thought: Thought) -> None:
-            await send({"type": "thought", **asdict(thought)})
+            await send({"type": "thought", **page_json(thought)})
 
         try:
             move = await sessions.think(session, seconds, report)
