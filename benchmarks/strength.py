@@ -608,7 +608,7 @@ def patch_test(game: str, options: list[str], base: str, head: str, seconds: flo
     """Play head's engine against base's in colour-swapped pairs until the pentanomial
     SPRT decides (or `max_games`), each revision from its own worktree; print the
     result and keep its export in benchmarks/results/sprt/."""
-    if game not in registry.GAMES or registry.GAMES[game].game is None:
+    if game not in registry.GAMES:
         raise UsageError(f"strength sprt: --game {game!r}: not a board game; known: "
                          + ", ".join(spec.name for spec in registry.board_games()))
     settings = dict(option.partition("=")[::2] for option in options)

@@ -57,7 +57,7 @@ def test_search_does_not_import_any_game():
     assert not offenders, "\n".join(offenders)
 
 
-@pytest.mark.parametrize("name", sorted(registry.GAMES))
+@pytest.mark.parametrize("name", sorted([*registry.GAMES, *registry.TOOLS]))
 def test_no_game_is_named_outside_its_own_folder_and_the_registry(name):
     pattern = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
     offenders = []

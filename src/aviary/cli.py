@@ -19,7 +19,7 @@ from aviary.games import registry
 # name -> (module that implements it, one-line summary): the games, then the tools; a
 # game's line in `usage` is its spec's `command_line()`, made from its declared options
 COMMANDS: dict[str, tuple[str, str]] = {
-    **{spec.name: (spec.command_module, spec.command_summary) for spec in registry.GAMES.values()},
+    **{spec.name: (spec.command_module, spec.command_summary) for spec in registry.commands()},
     "warmup": ("aviary.warmup", "compile every numba kernel ahead of time"),
     "play": ("aviary.play", "play a game in the terminal against its engine, or watch"),
     "warm": ("aviary.course.warm_server",

@@ -227,13 +227,13 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     board_games = [spec.name for spec in registry.board_games()]
     families = [f"{prefix}:NAME" for prefix in registry.FAMILIES]
+    if args.game in registry.TOOLS:
+        raise UsageError(f"{args.game} is not a board game; try `aviary {args.game} --help`")
     if args.game not in registry.GAMES and args.game.partition(":")[0] not in registry.FAMILIES:
         raise UsageError(f"unknown game {args.game!r}; board games: {', '.join(board_games)}, "
                          f"or {', '.join(families)}")
     try:
         spec = registry.spec(args.game)
-        if spec.game is None:
-            raise UsageError(f"{args.game} is not a board game; try `aviary {args.game} --help`")
         game = spec.game_class().from_text(option_pairs(args.option))
     except OptionError as error:
         raise UsageError(str(error)) from None

@@ -4,6 +4,8 @@ numba caches compiled code on disk (`cache=True`); the first use of a kernel
 otherwise compiles it, which takes seconds a course command line does not have.
 The games list their modules in the registry, the other tools here; each
 module exposes `warmup() -> None`, which runs its kernels once on a small input.
+A board game's `engine` module may have none (a game without kernels has nothing to
+compile): its registered engines are then warmed through `Player.warmup`.
 """
 
 from __future__ import annotations
@@ -15,11 +17,29 @@ from aviary.errors import ArgumentParser
 from aviary.games import registry
 
 WARMUP_MODULES: list[str] = [
-    *(module for spec in registry.GAMES.values() for module in spec.warmup),
+    *(module for spec in registry.commands() for module in spec.warmup),
     "aviary.horizon.estimators",
 ]
 DEEP_WARMUP_MODULES: list[str] = [
-    module for spec in registry.GAMES.values() for module in spec.deep_warmup]
+    module for spec in registry.commands() for module in spec.deep_warmup]
+
+
+def warm(name: str) -> None:
+    """Run module `name`'s `warmup()`; for a board game's engine module without one, each
+    of the game's registered engines' `warmup()` (AttributeError for any other module)."""
+    module = importlib.import_module(name)
+    hook = getattr(module, "warmup", None)
+    if hook is not None:
+        hook()
+        return
+    games = [spec for spec in registry.board_games()
+             if any(target.partition(":")[0] == name for target in spec.engines.values())]
+    if not games:
+        raise AttributeError(f"{name} has no warmup() and makes no game's engine")
+    for spec in games:
+        game = spec.make()
+        for engine in spec.engines:
+            spec.engine(engine, game).warmup()
 
 
 def main(argv: list[str]) -> int:
@@ -31,7 +51,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     for name in WARMUP_MODULES:
         started = time.monotonic()
-        importlib.import_module(name).warmup()
+        warm(name)
         if not args.quiet:
             print(f"{name}: ready in {time.monotonic() - started:.1f} s", flush=True)
     for name in DEEP_WARMUP_MODULES if args.deep else []:

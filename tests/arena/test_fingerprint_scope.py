@@ -13,7 +13,7 @@ from aviary.arena.export import two_player_matches
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = Path(provenance.__file__).resolve().parents[1]
 MATCHES = two_player_matches(sorted((ROOT / "benchmarks" / "results").glob("*.jsonl")))
-END_OF_GAMES = "    )\n}\n"  # the close of the registry's tuple of entries
+END_OF_GAMES = "    )\n}\n\nTOOLS"  # the close of the registry's tuple of board games
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def register_a_sixth_game(package: Path) -> None:
     text = registry.read_text()
     assert text.count(END_OF_GAMES) == 1
     entry = ('        GameSpec(name="sixth", summary="Sixth: a game added later",\n'
-             '                 command="aviary.games.sixth.command"),\n')
+             '                 game="aviary.games.sixth.rules:Sixth"),\n')
     registry.write_text(text.replace(END_OF_GAMES, entry + END_OF_GAMES))
 
 

@@ -89,7 +89,7 @@ def test_the_fallback_finds_a_forced_win_three_plies_deep(name, settings, encode
     assert not wins_within(game, state, 1, me) and wins_within(game, state, 3, me)
     reports = list(fallback.think(state, time.monotonic() + 600))  # ends at the proof
     last = reports[-1]
-    assert last.proven and last.score > 0
+    assert last.mate_in is not None and last.mate_in > 0
     assert "win in 3" in last.describe()
     if game.forcing(state) is None:
         assert last.depth == 3  # a plain search needs all three plies
@@ -122,8 +122,8 @@ def test_each_depth_chooses_a_move_as_good_as_plain_minimax(name, settings):
                   for move in game.legal_moves(state)}
         last = reports[-1]
         assert values[last.move] == pytest.approx(max(values.values()))
-        if last.depth == depth:
-            assert last.score == pytest.approx(max(values.values()))
+        if last.depth == depth:  # the score in hundredths of the evaluation's unit
+            assert abs(last.score - 100 * max(values.values())) <= 0.5
         checked += 1
 
 

@@ -23,10 +23,22 @@ def test_perft_counts_the_move_tree_and_leaves_the_state_alone():
     np.testing.assert_array_equal(state, before)
 
 
+def test_the_generate_kernels_moves_are_the_rules_moves_and_leave_the_state_alone():
+    """`perft.moves`, behind `Searcher.kernel_moves` by default (the conformance suite's
+    kernels-against-rules check), on tic-tac-toe positions along a game."""
+    board = toy.ttt_start()
+    for move in (4, 0, 8, 2):
+        state = toy.ttt_array(board)
+        before = state.copy()
+        assert sorted(perft.moves(state, toy.TTT_KERNELS, 9)) == sorted(toy.ttt_moves(board))
+        np.testing.assert_array_equal(state, before)
+        board = toy.ttt_play(board, move)
+
+
 def test_a_wrapped_kernel_calls_the_kernel():
     generate = wrap(toy._ttt_generate, GENERATE)
     assert wrap(toy._ttt_generate, GENERATE) is generate  # made once
-    kernels = (generate, *toy.TTT_KERNELS[1:])
+    kernels = toy.TTT_KERNELS._replace(generate=generate)
     state = toy.ttt_array(toy.ttt_play(toy.ttt_start(), 4))
     assert perft.count(state, 3, kernels, 9) == 8 * 7 * 6
 
@@ -36,14 +48,16 @@ import toy_games as toy
 from aviary.search import perft
 from aviary.search.alphabeta import GENERATE
 from aviary.search.kernels import wrap
-kernels = (wrap(toy._ttt_generate, GENERATE), *toy.TTT_KERNELS[1:])
+kernels = toy.TTT_KERNELS._replace(generate=wrap(toy._ttt_generate, GENERATE))
 print(perft.count(toy.ttt_array(toy.ttt_start()), 2, kernels, 9))
 """
 
 
 def test_wrapped_kernels_come_from_the_disk_cache_in_the_next_process(tmp_path):
     environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path),
-                   "PYTHONPATH": str(Path(__file__).parent)}
+                   "PYTHONPATH": os.pathsep.join(  # the aviary under test stays first
+                       filter(None, [str(Path(__file__).parent),
+                                     os.environ.get("PYTHONPATH")]))}
 
     def run(debug: bool) -> str:
         extra = {"NUMBA_DEBUG_CACHE": "1"} if debug else {}

@@ -154,9 +154,17 @@ def test_star_pruning_keeps_the_value_and_visits_fewer_nodes():
 
 def test_expectimax_without_chance_kernel_is_refused():
     workspace = Workspace(8)
-    with pytest.raises(ValueError, match="8 kernels"):
+    with pytest.raises(ValueError, match="chance kernel"):
         list(expectimax.iterate(toy.race_array(toy.race_start()), toy.TTT_KERNELS, workspace,
                                 Limit(depth=1)))
+
+
+def test_kernels_are_taken_by_name_not_as_a_bare_tuple():
+    """A positional tuple is refused: which search runs is the `chance` field's business,
+    not the tuple's length."""
+    with pytest.raises(TypeError, match="Kernels"):
+        list(iterate(toy.ttt_array(toy.ttt_start()), tuple(toy.TTT_KERNELS), Workspace(16),
+                     Limit(depth=1)))
 
 
 @pytest.mark.parametrize("index", range(0, len(POSITIONS), 211))
@@ -164,7 +172,7 @@ def test_expectimax_without_chance_is_minimax(index):
     position = POSITIONS[index]
     if toy.ttt_result(position) is not None:
         return
-    kernels = (*toy.TTT_KERNELS, toy.no_chance)
+    kernels = toy.TTT_KERNELS._replace(chance=toy.no_chance)
     for pruning in (None, (-MATE, MATE)):
         state = toy.ttt_array(position)
         reports = list(expectimax.iterate(state, kernels, Workspace(16, tt_bits=12), Limit(),

@@ -133,7 +133,7 @@ def test_pikachu_side_ahead_avoids_the_repeating_move():
 
 @pytest.mark.parametrize("position", SHUFFLES[::3])
 def test_expectimax_sees_repetitions_too(position):
-    kernels = (*toy.SHUFFLE_KERNELS, toy.no_chance)
+    kernels = toy.SHUFFLE_KERNELS._replace(chance=toy.no_chance)
     history = [toy.shuffle_key((2, -position[1]))]
     earlier = ((2, -position[1]),)
     reports = list(iterate(toy.shuffle_array(position), kernels, Workspace(4, tt_bits=10),

@@ -20,18 +20,19 @@ from aviary.games.pikachu import rules as pikachu
 from aviary.search import textbook
 from aviary.search.alphabeta import MATE
 from aviary.search.clock import Limit
+from aviary.search.report import TextbookKernels
 
-TTT = (toy.ttt_generate, toy.ttt_make, toy.ttt_unmake, toy.ttt_evaluate_kernel,
-       toy.ttt_terminal, textbook.no_chance)
-RACE = (toy.race_generate, toy.race_make, toy.race_unmake, toy.race_evaluate_kernel,
-        toy.race_terminal, toy.race_chance)
+TTT = TextbookKernels(toy.ttt_generate, toy.ttt_make, toy.ttt_unmake,
+                      toy.ttt_evaluate_kernel, toy.ttt_terminal, textbook.no_chance)
+RACE = TextbookKernels(toy.race_generate, toy.race_make, toy.race_unmake,
+                       toy.race_evaluate_kernel, toy.race_terminal, toy.race_chance)
 POSITIONS = toy.ttt_positions()
 
 
-def test_it_takes_six_kernels():
-    with pytest.raises(ValueError, match="6 kernels"):
-        list(textbook.iterate(toy.ttt_array(toy.ttt_start()), TTT[:5], textbook.Workspace(16),
-                              Limit(depth=1)))
+def test_it_takes_its_kernels_by_name():
+    with pytest.raises(TypeError, match="TextbookKernels"):
+        list(textbook.iterate(toy.ttt_array(toy.ttt_start()), tuple(TTT),
+                              textbook.Workspace(16), Limit(depth=1)))
 
 
 @pytest.mark.parametrize("index", range(0, len(POSITIONS), 37))

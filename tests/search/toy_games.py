@@ -6,8 +6,9 @@ Each game here has what a real game in `aviary.games` has, in miniature:
   and for chance `outcomes`), plus a plain minimax / expectimax over them;
 - kernels: `@njit` functions over one int64 array, then wrapped as `cfunc`s with
   the search's fixed signatures (`alphabeta.GENERATE`, ..., `expectimax.CHANCE`)
-  into a `KERNELS` tuple. Fixed signatures are what let numba cache the compiled
-  search once for every game: a new game adds its small kernels, not a new search.
+  into `KERNELS` (`aviary.search.report.Kernels`, the kernels by name). Fixed
+  signatures are what let numba cache the compiled search once for every game: a new
+  game adds its small kernels, not a new search.
 
 Games:
 
@@ -39,6 +40,7 @@ from numba import cfunc, njit
 
 from aviary.search import alphabeta, expectimax
 from aviary.search.alphabeta import MATE, NOT_OVER
+from aviary.search.report import Kernels
 
 # ---------------------------------------------------------------- shared helpers
 
@@ -242,7 +244,7 @@ def ttt_terminal(state):
     return _ttt_terminal(state)
 
 
-TTT_KERNELS = (
+TTT_KERNELS = Kernels(
     ttt_generate, ttt_make, ttt_unmake, ttt_evaluate_kernel, ttt_key, ttt_order, ttt_terminal
 )
 
@@ -454,9 +456,9 @@ def race_chance(state, outcomes, weights):
     return _COUNTS[action]
 
 
-RACE_KERNELS = (
+RACE_KERNELS = Kernels(
     race_generate, race_make, race_unmake, race_evaluate_kernel, race_key, race_order,
-    race_terminal, race_chance,
+    race_terminal, chance=race_chance,
 )
 
 
@@ -556,7 +558,7 @@ def shuffle_terminal(state):
     return NOT_OVER
 
 
-SHUFFLE_KERNELS = (
+SHUFFLE_KERNELS = Kernels(
     shuffle_generate, shuffle_make, shuffle_unmake, shuffle_evaluate_kernel,
     shuffle_key_kernel, shuffle_order, shuffle_terminal,
 )

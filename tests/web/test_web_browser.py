@@ -30,7 +30,7 @@ from aviary.games import registry
 CHROMIUM = os.environ.get("AVIARY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
 BOARD_GAMES = [spec.name for spec in registry.board_games()]
-PAGE_GAMES = [spec.name for spec in registry.GAMES.values() if spec.web is not None]
+PAGE_GAMES = [spec.name for spec in registry.TOOLS.values() if spec.web is not None]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 1}
 DESKTOP = {"viewport": {"width": 1280, "height": 820}}

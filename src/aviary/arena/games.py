@@ -36,8 +36,10 @@ def engine_names(game: Game[Any, Any]) -> list[str]:
 
 
 def make_engine(game: Game[Any, Any], name: str, depth: int | None,
-                nodes: int | None = None) -> Engine:
-    """In-process engine `name` as an arena Engine; compiled before the first move's clock.
+                nodes: int | None = None, *, warm: bool = True) -> Engine:
+    """In-process engine `name` as an arena Engine; compiled before the first move's clock
+    (`warm`: the arena's check of a player spec, in the parent, compiles nothing: only the
+    workers that play the moves warm their players).
 
     Each move's seconds become the player's deadline, counted from the referee's call
     (the player's own clock keeps the margin that returns the move in time); `depth` and
@@ -50,7 +52,8 @@ def make_engine(game: Game[Any, Any], name: str, depth: int | None,
         raise UsageError(f"engine {name} of {game.name} is not available: {error}") from None
     if nodes is not None and not player.counts_nodes:
         raise UsageError(f"engine {name} of {game.name} takes no node budget (nodes=)")
-    player.warmup()
+    if warm:
+        player.warmup()
 
     def engine(state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
         move = player.best_move(state, deadline=Deadline.after(seconds), depth=depth,

@@ -110,8 +110,11 @@ def _default_name(spec: str) -> str:
     return Path(script).name or spec
 
 
-class Player:
-    """Answers moves. Built once per worker process; must be cheap to call repeatedly.
+class Contestant:
+    """A seat in the arena: answers moves as the referee times them (an `Answer`: the line,
+    its time, or why it lost). Built once per worker process; must be cheap to call
+    repeatedly. Not a `Player` (`aviary.games.base`, the one player protocol): an
+    external program is none, and an in-process contestant wraps one (`InProcessPlayer`).
 
     `seconds`: the player's own time per move (`aviary:engine?time=0.1`: time odds), or
     None to take the tournament's."""
@@ -129,7 +132,7 @@ class Player:
         """Called when the game is over (or abandoned), whatever happened."""
 
 
-class ExternalPlayer(Player):
+class ExternalPlayer(Contestant):
     """A program run once per move under the course contract: the last complete line counts.
 
     With a `jail`, each move runs in the sandbox, in a copy of the program's folder made
@@ -209,8 +212,10 @@ def _tail(label: str, text: str) -> str:
     return f";{label}: {truncate(text, 150)!r}" if text.strip() else ""
 
 
-class InProcessPlayer(Player):
-    """An aviary engine called directly; it loses on time if it overruns seconds + grace."""
+class InProcessPlayer(Contestant):
+    """An in-process player (`aviary.games.base.Player`, through its arena form `Engine`:
+    `aviary.arena.games.make_engine`) called directly; it loses on time if it overruns
+    seconds + grace."""
 
     def __init__(self, engine: Engine, grace: float, seconds: float | None = None) -> None:
         self.engine, self.grace, self.seconds = engine, grace, seconds
@@ -250,8 +255,9 @@ def _split_engine_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
-def build_engine(spec: str, game: Game) -> Engine:
-    """The in-process engine a spec names; UsageError for unknown names or settings."""
+def build_engine(spec: str, game: Game, *, warm: bool = True) -> Engine:
+    """The in-process engine a spec names (warmed unless `warm` is False); UsageError for
+    unknown names or settings."""
     name, params = _split_engine_spec(spec)
     if name == "random":
         unknown = set(params) - {"seed"}
@@ -273,7 +279,8 @@ def build_engine(spec: str, game: Game) -> Engine:
                          f" not {sorted(unknown)}")
     if "seed" in params and "random" not in params:
         raise UsageError(f"{spec!r}: seed= goes with random= (the engine itself draws nothing)")
-    engine = make_engine(game, name, _int_param(params, "depth"), _int_param(params, "nodes"))
+    engine = make_engine(game, name, _int_param(params, "depth"), _int_param(params, "nodes"),
+                         warm=warm)
     share = _share_param(params, "random")
     return engine if not share else diluted(engine, game, share, params.get("seed"))
 
@@ -404,16 +411,17 @@ def _cannot_run(program: str) -> str | None:
 
 
 def check(spec: PlayerSpec, game: Game) -> None:
-    """Raise UsageError if `spec` cannot be built for `game` (before any game starts)."""
+    """Raise UsageError if `spec` cannot be built for `game` (before any game starts). An
+    in-process player is built but not warmed here: the workers that play warm their own."""
     if spec.in_process:
-        build_engine(spec.spec, game)
+        build_engine(spec.spec, game, warm=False)
         own_seconds(spec.spec)
     else:
         resolve_command(spec.spec)
 
 
 def make_player(spec: PlayerSpec, game: Game, grace: float, memory_mb: int | None,
-                jail: Jail | None = None) -> Player:
+                jail: Jail | None = None) -> Contestant:
     if spec.in_process:
         return InProcessPlayer(build_engine(spec.spec, game), grace, own_seconds(spec.spec))
     return ExternalPlayer(resolve_command(spec.spec), game, grace, memory_mb, jail)

@@ -53,7 +53,7 @@ FINGERPRINT = 2  # the rule `code_fingerprint` follows (see the module's docstri
 
 def _game_folder(game: str) -> str:
     """The package folder that holds game `game`'s modules (from the registry)."""
-    target = registry.spec(game).game or registry.spec(game).command_module
+    target = registry.spec(game).game
     module = target.partition(":")[0].split(".")
     return "/".join(module[1:-1])
 

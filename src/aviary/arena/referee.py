@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aviary.arena.players import Player, truncate
+from aviary.arena.players import Contestant, truncate
 from aviary.games.base import CHANCE, Game, IllegalMove
 from aviary.games.match import Match
 
@@ -59,13 +59,13 @@ class GameRecord:
 TurnWatcher = Callable[[GameRecord, int, float], None]
 
 
-def play_game(game: Game, players: tuple[Player, Player], opening: Any, seconds: float,
+def play_game(game: Game, players: tuple[Contestant, Contestant], opening: Any, seconds: float,
               max_plies: int, record: GameRecord, chance: random.Random | None = None,
               on_turn: TurnWatcher | None = None) -> GameRecord:
     """Play from `opening`; players[0] is whoever moves first in `opening`'s game order.
 
     `players[i]` plays the game's player i (0 moves first in the game, e.g. white), each
-    with its own time per move where it has one (`Player.seconds`), else `seconds`.
+    with its own time per move where it has one (`Contestant.seconds`), else `seconds`.
     `chance` draws chance events (default: a generator seeded with 0). `on_turn` is told
     before each move (the arena's watchdog: whose move a dead worker was running).
     """
@@ -86,7 +86,7 @@ def _load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
-def _play(game: Game, players: tuple[Player, Player], opening: Any,
+def _play(game: Game, players: tuple[Contestant, Contestant], opening: Any,
           limits: tuple[float, ...], max_plies: int, record: GameRecord,
           chance: random.Random, on_turn: TurnWatcher | None) -> GameRecord:
     match: Match[Any, Any] = Match(game, opening)

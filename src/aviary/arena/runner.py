@@ -44,7 +44,7 @@ from typing import Any
 
 from aviary.arena import isolation, provenance, ratings
 from aviary.arena.isolation import Jail
-from aviary.arena.players import Player, make_player, resolve_command
+from aviary.arena.players import Contestant, make_player, resolve_command
 from aviary.arena.referee import GameRecord, TurnWatcher, forfeit, play_game
 from aviary.arena.report import pair_counts
 from aviary.arena.sandbox import become_subreaper
@@ -144,7 +144,7 @@ def _jails_from_json(text: str) -> dict[str, Jail]:
 
 @cache
 def _prepared(config_json: str, jails_json: str = "{}"
-              ) -> tuple[Config, Game, dict[str, Player]]:
+              ) -> tuple[Config, Game, dict[str, Contestant]]:
     """Game and players, built once per worker process and configuration."""
     become_subreaper()
     if threading.current_thread() is threading.main_thread():  # a Ray worker: Ctrl-C is ours

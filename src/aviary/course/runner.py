@@ -269,9 +269,8 @@ class FallbackChild:
                 _die_with_parent()
                 os.nice(FALLBACK_NICENESS)
                 for report in Fallback(game, evaluate).think(state, deadline.at):
-                    line = {"answer": game.answer(state, report.move),
-                            "describe": report.describe(),
-                            "won": report.proven and report.score > 0}
+                    line = {"answer": report.answer, "describe": report.summary,
+                            "won": (report.mate_in or 0) > 0}
                     os.write(write, json.dumps(line).encode() + b"\n")
             except BaseException as error:  # noqa: BLE001 - said, never silent
                 _say_failed("the fallback search", error)

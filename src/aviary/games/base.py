@@ -44,7 +44,7 @@ from typing import (
 )
 
 from aviary.search.clock import Deadline, Limit, check_seconds
-from aviary.search.report import MATE
+from aviary.search.report import Report  # the one report type, every player's
 
 if TYPE_CHECKING:  # numpy is not imported at run time: command lines must start fast
     import numpy as np
@@ -170,43 +170,6 @@ class Verdict(Generic[Move]):
         """`win in 7`, `loss in 4`, `draw` (distances in plies)."""
         word = {WIN: "win", DRAW: "draw", LOSS: "loss"}[self.result]
         return word if self.result == DRAW else f"{word} in {self.distance}"
-
-
-@dataclass(frozen=True)
-class Report(Generic[Move]):
-    """One completed depth: the move it recommends and how it got there."""
-
-    depth: int
-    score: int
-    move: Move
-    answer: str  # the course's answer line for `move` (the board after it, for most games)
-    pv: tuple[Move, ...]
-    nodes: int
-    nps: float
-    seconds: float
-    seldepth: int = 0
-    # what a search that counts neither depth nor nodes says of itself instead (OpenSpiel's
-    # MCTS: its simulations and the move's value); `describe` shows it
-    summary: str = ""
-
-    @property
-    def mate_in(self) -> int | None:
-        """Plies to a forced result (positive: the mover wins), or None if not proven."""
-        if abs(self.score) < MATE // 2:
-            return None
-        plies = MATE - abs(self.score)
-        return plies if self.score > 0 else -plies
-
-    def describe(self) -> str:
-        """`depth 7  score +35  nodes 120k` style one-liner for logs and terminals (the
-        `summary` instead, where the search gave one)."""
-        if self.summary:
-            return f"{self.summary}  {self.seconds:.2f} s"
-        mate = self.mate_in
-        score = (f"win in {mate}" if mate is not None and mate > 0 else
-                 f"loss in {-mate}" if mate is not None else f"{self.score:+d}")
-        return (f"depth {self.depth:>2}  score {score:>9}  nodes {self.nodes:>9,}  "
-                f"{self.nps / 1000:,.0f} kn/s  {self.seconds:.2f} s")
 
 
 @runtime_checkable
@@ -451,8 +414,14 @@ class Game(ABC, Generic[State, Move]):
         return "\n".join(rows)
 
     def board(self) -> Board:
-        """The board's geometry (square by default: the board text's square root)."""
-        side = int(len(self.format(self.start())) ** 0.5)
+        """The board's geometry. By default a square whose side is the board text's square
+        root; a game whose board text is not a square's cells says its own `Board`."""
+        cells = len(self.format(self.start()))
+        side = round(cells ** 0.5)
+        if side * side != cells:
+            raise NotImplementedError(
+                f"{type(self).__name__}'s board text is {cells} characters, not a square "
+                f"board's: the game must say its shape (override Game.board)")
         return Board(side, side)
 
     def kernels_reach(self, state: State) -> bool:

@@ -5,8 +5,10 @@ kernel array and how a kernel move code becomes a rules move); `Engine` does the
 rest: a `Report` per completed depth (`think`), the one-call `best_move` by a
 `Deadline` or to depth and node limits, one reusable `Workspace` per thread and
 board shape (the transposition table survives across moves), the caller's stop
-flag, and the rules-only quick player where the kernels do not reach. Both it and
-`MovePlayer` are `aviary.games.base.Player`s.
+flag, and the rules-only quick player where the kernels do not reach. `best_move` is
+written once, in `DeepeningPlayer`, for every player: the engines, `MovePlayer`, a
+game's plain-Python player and OpenSpiel's are all `aviary.games.base.Player`s
+through it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from aviary.errors import NoMoveError
 from aviary.games.base import Game, Move, Report, State, TableUse, Verdict
 from aviary.search.clock import DEPTH_SHARE, Deadline, Limit
 from aviary.search.compiled import CompiledSearch
-from aviary.search.deepening import RawReport, iterate
+from aviary.search.deepening import iterate
+from aviary.search.report import Kernels
 from aviary.search.workspace import MATE, Workspace
 
 __all__ = ["DeepeningPlayer", "Engine", "MovePlayer", "Report", "Searcher", "WorkspaceCache",
@@ -65,7 +68,9 @@ def interruptible(work: Callable[..., Result]) -> Result:
 
 
 class Searcher(Generic[State, Move]):
-    """What a game gives the compiled search. Subclasses set `kernels` and the three methods.
+    """What a game gives the compiled search. Subclasses set `kernels` and the three methods
+    `state_array`, `move` and `shape` (required); `key`, `decided` and `kernel_moves` have
+    defaults (no repetitions; no early end; the `generate` kernel's moves).
 
     `kernels`: the game's kernels (`aviary.search.kernels`), or its alpha-beta search
     compiled ahead of time (`aviary.search.compiled.CompiledSearch`), which needs no
@@ -79,7 +84,7 @@ class Searcher(Generic[State, Move]):
     of the move's time has gone (one of `aviary.search.clock`'s constants).
     """
 
-    kernels: tuple[Any, ...] | CompiledSearch = ()
+    kernels: Kernels | CompiledSearch
     chance_bounds: tuple[int, int] | None = None
     null_move: bool = False
     depth_share: float = DEPTH_SHARE
@@ -93,8 +98,10 @@ class Searcher(Generic[State, Move]):
         raise NotImplementedError
 
     def shape(self, state: State) -> tuple[Hashable, int]:
-        """(workspace key, most moves a position can have): states sharing a key share tables."""
-        raise NotImplementedError
+        """(workspace key, most moves a position can have): states sharing a key share tables.
+
+        Required: the search's move buffers are that long, and its tables are kept by key."""
+        raise NotImplementedError(f"{type(self).__name__} must say its shape(state)")
 
     def key(self, state: State) -> int | None:
         """The Zobrist key the kernels give `state` (None: the game has no repetitions)."""
@@ -116,11 +123,18 @@ class Searcher(Generic[State, Move]):
         return perft.count(array, depth, self.kernels, self.shape(state)[1])
 
     def kernel_moves(self, state: State) -> list[Move] | None:
-        """The kernels' legal moves of `state` as rules moves (None where they do not reach).
+        """The kernels' legal moves of `state` as rules moves (None where they do not reach):
+        by default the `generate` kernel's, each through `move`.
 
         The conformance suite checks them equal to the rules' on random positions.
         """
-        return None
+        from aviary.search import perft  # numba's
+
+        array = self.state_array(state)
+        if array is None or isinstance(self.kernels, CompiledSearch):
+            return None
+        codes = perft.moves(array, self.kernels, self.shape(state)[1])
+        return [self.move(state, code) for code in codes]
 
 
 class WorkspaceCache(Generic[Result]):
@@ -136,50 +150,6 @@ class WorkspaceCache(Generic[Result]):
         if key not in cache:
             cache[key] = self.make(max_moves)
         return cache[key]
-
-
-class MovePlayer(Generic[State, Move]):
-    """A player that is one `function(state) -> move` (a fixed-depth player, such as
-    Fox-Geese's depth 2): its `think` yields one report, it ignores time (it answers in
-    milliseconds) and refuses a node limit, which it cannot keep."""
-
-    counts_nodes = False
-
-    def __init__(self, game: Game[State, Move], function: Callable[[State], Move],
-                 warmup: Callable[[], None] | None = None, name: str = "this player") -> None:
-        self.game, self.function, self.name = game, function, name
-        self._warmup = warmup
-
-    def warmup(self) -> None:
-        if self._warmup is not None:
-            self._warmup()
-
-    def think(self, state: State, limit: Limit, *, stop: np.ndarray | None = None,
-              history: Sequence[State] = ()) -> Iterator[Report[Move]]:
-        """The one move as one report (depth 0: it is no deepening search)."""
-        if limit.nodes is not None:
-            raise ValueError(f"{self.name} takes no node limit (nodes=): it searches no nodes")
-        if self.game.outcome(state) is not None or not self.game.legal_moves(state):
-            return
-        started = clock.monotonic()
-        move = self.function(state)
-        yield Report(0, 0, move, self.game.answer(state, move), (move,), 0, 0.0,
-                     clock.monotonic() - started)
-
-    def best_move(self, state: State, *, deadline: Deadline | None = None,
-                  time: float | None = None, depth: int | None = None,
-                  nodes: int | None = None, stop: np.ndarray | None = None,
-                  history: Sequence[State] = (),
-                  on_report: Callable[[Report[Move]], object] | None = None) -> Move:
-        """Its move (NoMoveError when the mover has none); `deadline`, `time` and `depth`
-        change nothing, `nodes` is refused."""
-        Limit.for_move(deadline, time)  # the same arguments are refused as by any player
-        reports = list(self.think(state, Limit(nodes=nodes), stop=stop, history=history))
-        if not reports:
-            raise NoMoveError(f"player {self.game.label(state)} has no legal move")
-        if on_report is not None:
-            on_report(reports[0])
-        return reports[0].move
 
 
 class DeepeningPlayer(Generic[State, Move]):
@@ -234,8 +204,12 @@ class DeepeningPlayer(Generic[State, Move]):
         Under a deadline it starts no new depth once `depth_share` of the time has gone,
         and at any limit it stops once the score is `decided`. Each completed depth goes
         to `on_report`. `tables`: which solved tables a player that has them may use
-        (`Engine.think`). Raises NoMoveError when the mover has no legal move.
+        (`Engine.think`). Raises NoMoveError when the mover has no legal move, ValueError
+        for a node limit a player that counts no nodes cannot keep.
         """
+        if nodes is not None and not self.counts_nodes:
+            raise ValueError(f"{type(self).__name__} takes no node limit (nodes=): it counts "
+                             "no nodes")
         limit = Limit.for_move(deadline, time, depth, nodes)  # the move's, by the clock's rules
         moves = self.game.legal_moves(state)
         if not moves:
@@ -252,6 +226,36 @@ class DeepeningPlayer(Generic[State, Move]):
             if not limit.may_start_depth(self.depth_share):
                 break
         return move
+
+
+class MovePlayer(DeepeningPlayer[State, Move]):
+    """A player that is one `function(state) -> move` (a fixed-depth player, such as
+    Fox-Geese's depth 2): its `think` yields one report, it ignores time (it answers in
+    milliseconds) and refuses a node limit, which it cannot keep; `best_move` is every
+    player's (`DeepeningPlayer.best_move`)."""
+
+    counts_nodes = False
+
+    def __init__(self, game: Game[State, Move], function: Callable[[State], Move],
+                 warmup: Callable[[], None] | None = None, name: str = "this player") -> None:
+        self.game, self.function, self.name = game, function, name
+        self._warmup = warmup
+
+    def warmup(self) -> None:
+        if self._warmup is not None:
+            self._warmup()
+
+    def think(self, state: State, limit: Limit, *, stop: np.ndarray | None = None,
+              history: Sequence[State] = ()) -> Iterator[Report[Move]]:
+        """The one move as one report (depth 0: it is no deepening search)."""
+        if limit.nodes is not None:
+            raise ValueError(f"{self.name} takes no node limit (nodes=): it searches no nodes")
+        if self.game.outcome(state) is not None or not self.game.legal_moves(state):
+            return
+        started = clock.monotonic()
+        move = self.function(state)
+        yield Report(0, 0, move, self.game.answer(state, move), (move,), 0, 0.0,
+                     clock.monotonic() - started)
 
 
 class Engine(DeepeningPlayer[State, Move]):
@@ -328,7 +332,7 @@ class Engine(DeepeningPlayer[State, Move]):
             yield self._report(state, raw)
 
     def _iterate(self, state: State, array: np.ndarray, limit: Limit, stop: np.ndarray | None,
-                 history: Sequence[State]) -> Iterator[RawReport]:
+                 history: Sequence[State]) -> Iterator[Report[int]]:
         """The compiled search's reports for `state` (its kernel `array`)."""
         return iterate(array, self.searcher.kernels, self.workspace(state), limit,
                        **self._search_options(stop, self._keys(history)))
@@ -371,7 +375,7 @@ class Engine(DeepeningPlayer[State, Move]):
         return Report(verdict.distance, score, move, self.game.answer(state, move), (move,),
                       0, 0.0, 0.0)
 
-    def _report(self, state: State, raw: RawReport) -> Report[Move]:
+    def _report(self, state: State, raw: Report[int]) -> Report[Move]:
         pv: list[Move] = []
         here = state
         for code in raw.pv:  # a chance game's PV may pass through chance outcomes

@@ -22,40 +22,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any, Generic
 
-from aviary.games.base import Game, Move, State
+from aviary.games.base import Game, Move, Report, State
+from aviary.search.report import MATE
 
 WIN = 1e9  # a finished game: won, minus the plies it took
 PROVEN = WIN / 2  # scores beyond this are forced results, not estimates
 _POLL = 16  # nodes between looks at the clock and the stop request
 QUIESCENCE_PLIES = 8  # the longest line of forcing moves past the depth (a guard)
 _EXACT, _LOWER, _UPPER = 0, 1, 2
-
-
-@dataclass(frozen=True)
-class FallbackReport(Generic[Move]):
-    """One completed depth: its move, and the score for the player to move at the root."""
-
-    depth: int
-    score: float
-    move: Move
-    nodes: int
-
-    @property
-    def proven(self) -> bool:
-        """A forced win or loss: no deeper search changes the result."""
-        return abs(self.score) >= PROVEN
-
-    def describe(self) -> str:
-        """`depth 4, score +1.2, nodes 5,120` or `depth 5, win in 5, nodes 812`."""
-        if self.proven:
-            plies = round(WIN - abs(self.score))
-            score = f"{'win' if self.score > 0 else 'loss'} in {plies}"
-        else:
-            score = f"score {self.score:+.2f}"
-        return f"depth {self.depth}, {score}, nodes {self.nodes:,}"
 
 
 class _Stopped(Exception):
@@ -81,16 +57,19 @@ class Fallback(Generic[State, Move]):
         self._quiesce_on: bool | None = None
 
     def think(self, state: State, deadline: float, stop: Callable[[], bool] = lambda: False,
-              max_depth: int = 64, max_nodes: int = 0) -> Iterator[FallbackReport[Move]]:
+              max_depth: int = 64, max_nodes: int = 0) -> Iterator[Report[Move]]:
         """Deepen until `deadline` (monotonic clock), `stop()`, `max_nodes` searched
         (when positive: a budget that does not depend on the machine), a forced result,
-        or the whole tree is seen. The first depth is always finished, however late."""
+        or the whole tree is seen. The first depth is always finished, however late.
+
+        Each completed depth is a `Report` (`report`)."""
         game = self.game
         if game.is_chance(state) or not game.legal_moves(state):
             return
         if self._quiesce_on is None:
             self._quiesce_on = game.forcing(state) is not None
         sign = 1.0 if game.to_move(state) == 0 else -1.0
+        started = time.monotonic()
         self._deadline, self._stop, self.nodes = deadline, stop, 0
         self._max_nodes = max_nodes
         order = self._ordered(state, game.legal_moves(state), sign)
@@ -110,13 +89,30 @@ class Fallback(Generic[State, Move]):
                         best, best_move = value, move
             except _Stopped:
                 return
-            yield FallbackReport(depth, best, best_move, self.nodes)
+            yield self.report(state, depth, best, best_move, started)
             if abs(best) >= PROVEN or not self._horizon:
                 return
             scored.sort(key=lambda pair: -pair[0])  # stable: ties keep the older order
             order = [order[index] for _, index in scored]
             if time.monotonic() >= deadline or stop():
                 return
+
+    def report(self, state: State, depth: int, value: float, move: Move,
+               started: float) -> Report[Move]:
+        """A completed depth as every search's `Report`: `value` (for the player to move,
+        in the evaluation's unit) as hundredths, a forced result as a mate score (MATE
+        less its plies, as the engines score it); `summary`, what the course command
+        says of it: `depth 4, score +1.20, nodes 5,120` or `depth 5, win in 5, nodes 812`."""
+        if abs(value) >= PROVEN:
+            plies = round(WIN - abs(value))
+            score = (MATE - plies) if value > 0 else -(MATE - plies)
+            said = f"{'win' if value > 0 else 'loss'} in {plies}"
+        else:
+            score, said = round(100 * value), f"score {value:+.2f}"
+        seconds = time.monotonic() - started
+        return Report(depth, score, move, self.game.answer(state, move), (move,), self.nodes,
+                      self.nodes / seconds if seconds > 0 else 0.0, seconds,
+                      summary=f"depth {depth}, {said}, nodes {self.nodes:,}")
 
     def _poll(self) -> None:
         self.nodes += 1

@@ -1,10 +1,14 @@
 """Every game aviary knows, in one place: the cli, warmup, arena, `play` and the web read this.
 
-Adding a game is one folder under `aviary/games/` plus one `GameSpec` here. Specs
-name their modules as strings and load them on first use, so reading the
-registry costs nothing: `aviary pikachu` must answer before numba has loaded.
+Adding a game is one folder under `aviary/games/` plus one `GameSpec` here
+(`board_game(...)`). Specs name their modules as strings and load them on first use,
+so reading the registry costs nothing: `aviary pikachu` must answer before numba has
+loaded. `GAMES` holds the board games (a `Game`: the arena, `play`, the web's board
+page, OpenSpiel); `TOOLS` the commands that are no board game (Sebastian's dice
+game), each a `ToolSpec`: its `command`, `warmup`, `docs` and `web` page, and no
+board game's field.
 
-A spec's pieces, each optional except the game:
+A game's pieces, each optional except the game:
 - `game`: the `aviary.games.base.Game` subclass (`module:Class`);
 - `engines`: in-process players by name (`module:function`, each
   `function(game) -> Player`, `aviary.games.base.Player`); `GameSpec.engine` builds
@@ -18,21 +22,24 @@ A spec's pieces, each optional except the game:
   until the engine answers;
 - `tables`: the solved endgame tables' probe, `function(state, use) -> Verdict | None`,
   loading no numpy or numba (the course command asks it before its engine loads);
-- `command`: the module whose `main(argv)` is `aviary NAME ...`; by default the
-  shared course runner (`aviary.course.runner`) with the game's own argument form
-  (`aviary --help` shows it, derived from the game's declared options);
-- `course_subcommand`: with a `command` of its own, the word after which the
-  shared course runner takes over (`aviary NAME WORD [course arguments]`);
+- `command`: a `Command` of the game's own, `aviary NAME ...` (its module's
+  `main(argv)`, its summary, and the word after which the shared course runner takes
+  over: `aviary NAME WORD [course arguments]`); without one, the shared course runner
+  (`aviary.course.runner`) with the game's own argument form (`aviary --help` shows
+  it, derived from the game's declared options);
+- `warmup`: modules with a `warmup()` that compiles their numba kernels (a board
+  game's `engine` module may have none: `aviary warmup` then warms the game's engines
+  through `Player.warmup`);
 - `compiled`: `function(game) -> Player | None`, the main engine on its search compiled
   ahead of time (`aviary.search.compiled`; None where that is not built): a cold course
   command's engine child takes it first, since it answers without loading numba;
-- `warmup`: modules with a `warmup()` that compiles their numba kernels;
 - `deep_warmup`: modules with a `deep_warmup()` that builds a table too slow for
   `aviary warmup` (minutes): `aviary warmup --deep` runs them;
-- `web`: for a game without a `Game` (board games get the generic page), the
-  module behind its browser page: `PAGE` (its HTML file), `ACTIONS` (name ->
-  `function(body: dict) -> dict`, ValueError for a bad request) and optionally
-  `warmup()`.
+- `docs`: its page under docs/.
+
+A tool's `web` (board games get the generic page) is the module behind its browser
+page: `PAGE` (its HTML file), `ACTIONS` (name -> `function(body: dict) -> dict`,
+ValueError for a bad request) and optionally `warmup()`.
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ import json
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from aviary.errors import UsageError
@@ -52,26 +60,34 @@ _players_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
+class Command:
+    """`aviary NAME ...` when it is a command of its own: `module`'s `main(argv)`; `summary`
+    for `aviary --help`; `course_subcommand`, the word after which the shared course runner
+    takes over (a board game with command forms of its own: IJK's `move`)."""
+
+    module: str
+    summary: str = ""
+    course_subcommand: str = ""
+
+
+@dataclass(frozen=True)
 class GameSpec:
+    """A board game: its `Game`, its players, and what its course command needs."""
+
     name: str
     summary: str
-    game: str | None = None
+    game: str
     engines: Mapping[str, str] = field(default_factory=dict)
     quick: str | None = None
     evaluation: str | None = None
     tables: str | None = None
     compiled: str | None = None
-    command: str | None = None
-    course_subcommand: str = ""
-    command_summary: str = ""
+    command: Command | None = None
     warmup: tuple[str, ...] = ()
     deep_warmup: tuple[str, ...] = ()
     docs: str = ""
-    web: str | None = None
 
     def game_class(self) -> type[Game[Any, Any]]:
-        if self.game is None:
-            raise OptionError(f"{self.name} is not a board game")
         loaded: type[Game[Any, Any]] = load(self.game)
         return loaded
 
@@ -93,13 +109,19 @@ class GameSpec:
 
     @property
     def command_module(self) -> str:
-        return self.command or "aviary.course.runner"
+        return self.command.module if self.command else "aviary.course.runner"
+
+    @property
+    def command_summary(self) -> str:
+        return self.command.summary if self.command else ""
+
+    @property
+    def course_subcommand(self) -> str:
+        return self.command.course_subcommand if self.command else ""
 
     def command_line(self) -> str:
         """What `aviary --help` says of `aviary NAME`: the command's own summary, and the
         course command line (the game's `course_usage`, from its declared options)."""
-        if self.game is None:
-            return self.command_summary
         course = f"{self.course_subcommand} " if self.course_subcommand else ""
         course += self.game_class().course_usage()
         if self.command_summary:
@@ -107,19 +129,50 @@ class GameSpec:
         return f"course command line: {course}"
 
 
+@dataclass(frozen=True)
+class ToolSpec:
+    """A command that is no board game (Sebastian's dice game): `aviary NAME ...`, what
+    `aviary warmup` compiles for it, its docs and its browser page (`web`)."""
+
+    name: str
+    summary: str
+    command: Command
+    warmup: tuple[str, ...] = ()
+    deep_warmup: tuple[str, ...] = ()
+    docs: str = ""
+    web: str | None = None
+
+    @property
+    def command_module(self) -> str:
+        return self.command.module
+
+    @property
+    def command_summary(self) -> str:
+        return self.command.summary
+
+    def command_line(self) -> str:
+        """What `aviary --help` says of `aviary NAME`."""
+        return self.command.summary
+
+
 def board_game(name: str, game_class: str, summary: str, *,
                engines: Mapping[str, str] | None = None, warmup: tuple[str, ...] = (),
                **pieces: Any) -> GameSpec:
-    """The spec of a board game laid out like every other: `rules.py` with the `Game`,
-    `engine.py` with `make_engine` and `make_textbook` (warmed up), `quick.py` with
-    `best_move` and `evaluate`, `docs/games/NAME.md`; `engines` and `warmup` add to
-    those, `pieces` are the rest of the spec's fields."""
+    """The spec of a board game laid out like every other (docs/architecture.md, "Adding a
+    game"): `rules.py` with the `Game` and `engine.py` with `make_engine` and
+    `make_textbook`, which `aviary warmup` warms (by the module's `warmup()` if it has
+    one, else through each engine's `Player.warmup`); if the folder has a `quick.py`, its
+    `best_move` and `evaluate` are the course command's quick player and fallback
+    evaluation. `engines` and `warmup` add to those, `pieces` are the rest of the spec's
+    fields. Reading the folder is one file check: no module is imported."""
     folder = f"aviary.games.{name}"
+    quick = (Path(__file__).with_name(name) / "quick.py").is_file()
     return GameSpec(
         name=name, summary=summary, game=f"{folder}.rules:{game_class}",
         engines={"engine": f"{folder}.engine:make_engine",
                  "textbook": f"{folder}.engine:make_textbook", **(engines or {})},
-        quick=f"{folder}.quick:best_move", evaluation=f"{folder}.quick:evaluate",
+        quick=f"{folder}.quick:best_move" if quick else None,
+        evaluation=f"{folder}.quick:evaluate" if quick else None,
         warmup=(f"{folder}.engine", *warmup), docs=f"docs/games/{name}.md", **pieces)
 
 
@@ -146,15 +199,21 @@ GAMES: dict[str, GameSpec] = {
         board_game(
             "ijk", "IJK",
             "IJK: two-player 2048 with letters, deterministic or with random tiles",
-            command="aviary.games.ijk.command",
-            course_subcommand="move",
-            command_summary="a game like the course driver (UPPER LOWER MODE)",
+            command=Command("aviary.games.ijk.command",
+                            "a game like the course driver (UPPER LOWER MODE)",
+                            course_subcommand="move"),
         ),
-        GameSpec(
+    )
+}
+
+TOOLS: dict[str, ToolSpec] = {
+    spec.name: spec
+    for spec in (
+        ToolSpec(
             name="sebastian",
             summary="Sebastian: the solitaire dice game, played by its exact optimum",
-            command="aviary.games.sebastian.command",
-            command_summary="the optimal Sebastian player: play, advise, solve",
+            command=Command("aviary.games.sebastian.command",
+                            "the optimal Sebastian player: play, advise, solve"),
             warmup=("aviary.games.sebastian.solver",),
             docs="docs/games/sebastian.md",
             web="aviary.games.sebastian.page",
@@ -200,10 +259,13 @@ def load(target: str) -> Any:
 
 
 def spec(name: str) -> GameSpec:
-    """The spec of game `name`, or of `PREFIX:NAME` in a family of games (`FAMILIES`);
-    OptionError lists the known games otherwise."""
+    """The spec of board game `name`, or of `PREFIX:NAME` in a family of games
+    (`FAMILIES`); OptionError for a tool (no board game) and, listing the known games,
+    for anything else."""
     if name in GAMES:
         return GAMES[name]
+    if name in TOOLS:
+        raise OptionError(f"{name} is not a board game; try `aviary {name} --help`")
     prefix, colon, rest = name.partition(":")
     if colon and prefix in FAMILIES:
         try:
@@ -219,8 +281,13 @@ def spec(name: str) -> GameSpec:
 
 
 def board_games() -> list[GameSpec]:
-    """The registered games with a `Game` (playable in the arena, `play` and the web)."""
-    return [spec for spec in GAMES.values() if spec.game is not None]
+    """The registered board games (playable in the arena, `play`, the web and OpenSpiel)."""
+    return list(GAMES.values())
+
+
+def commands() -> list[GameSpec | ToolSpec]:
+    """Everything with a command `aviary NAME`: the board games, then the tools."""
+    return [*GAMES.values(), *TOOLS.values()]
 
 
 def make(name: str, **settings: Any) -> Game[Any, Any]:

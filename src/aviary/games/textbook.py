@@ -14,7 +14,6 @@ engine's stop (`Deadline.search_until`), starting depths until then
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
 
 import numpy as np
 
@@ -22,7 +21,7 @@ from aviary.games.base import Game, Move, State
 from aviary.games.engine import Engine, Searcher, WorkspaceCache
 from aviary.search import textbook
 from aviary.search.clock import DEEPEN_TO_DEADLINE, Limit
-from aviary.search.report import RawReport
+from aviary.search.report import Report, TextbookKernels
 
 
 class Textbook(Engine[State, Move]):
@@ -34,7 +33,7 @@ class Textbook(Engine[State, Move]):
         self,
         game: Game[State, Move],
         searcher: Searcher[State, Move],
-        kernels: tuple[Any, ...],
+        kernels: TextbookKernels,
         quick: Callable[[State], Move] | None = None,
     ) -> None:
         super().__init__(game, searcher, quick)
@@ -49,7 +48,7 @@ class Textbook(Engine[State, Move]):
         return self._textbook_workspaces.get(*self.searcher.shape(state))
 
     def _iterate(self, state: State, array: np.ndarray, limit: Limit, stop: np.ndarray | None,
-                 history: Sequence[State]) -> Iterator[RawReport]:
+                 history: Sequence[State]) -> Iterator[Report[int]]:
         """The textbook search's reports: `history` is ignored (it knows no repetitions),
         as are tables (it has none; beyond the kernels the quick player answers)."""
         return textbook.iterate(array, self.textbook_kernels, self.textbook_workspace(state),

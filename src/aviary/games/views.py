@@ -67,6 +67,8 @@ def move_squares(game: Game[Any, Any], state: Any, move: Any, text: str,
     filled = [i for i in changed if after[i] not in (EMPTY, CLOSED)]
     if len(emptied) == 1 and len(filled) == 1:
         return emptied[0], filled[0]
+    if not emptied and len(filled) == 1:
+        return None, filled[0]  # a placement (a dropped disc): one square
     return None, None
 
 

@@ -27,7 +27,7 @@ length then only ends rollouts, never the real game early.
 from __future__ import annotations
 
 import time as clock
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -35,21 +35,31 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts, minimax
 
-from aviary.errors import NoMoveError, UsageError
+from aviary.errors import UsageError
 from aviary.games.base import Game, Report
+from aviary.games.engine import DeepeningPlayer
 from aviary.openspiel.games import load
 from aviary.openspiel.native import SpielGame
-from aviary.search.clock import Deadline, Limit, check_seconds
+from aviary.search.clock import (
+    DEEPEN_TO_DEADLINE,
+    Deadline,
+    Limit,
+    check_seconds,
+)
 
 
 class TimeUp(Exception):
     """The clock ran out inside a search: the search in progress is abandoned."""
 
 
-class OpenSpielPlayer:
-    """What both players share: settings, the OpenSpiel game, the arena's calling form."""
+class OpenSpielPlayer(DeepeningPlayer[Any, Any]):
+    """What both players share: settings, the OpenSpiel game, the arena's calling form.
+
+    `best_move` is every player's (`DeepeningPlayer`), deepening until the deadline
+    (`DEEPEN_TO_DEADLINE`: each finished search is a report, the last one answers)."""
 
     name = ""
+    depth_share = DEEPEN_TO_DEADLINE
     settings_known: tuple[str, ...] = ()
     note = ""  # one line about the last move (`fallback: ...` when it was not searched)
     counts_nodes = False  # OpenSpiel's searches count no nodes
@@ -63,9 +73,6 @@ class OpenSpielPlayer:
         # OpenSpiel's own game (`openspiel:NAME`), or the adapter over an aviary game
         self.spiel: pyspiel.Game = game.spiel if isinstance(game, SpielGame) else load(game)
         self.time = self._seconds("time")
-
-    def warmup(self) -> None:
-        """Nothing to compile: OpenSpiel's searches are plain Python."""
 
     def think(self, state: Any, limit: Limit, *, stop: np.ndarray | None = None,
               history: Sequence[Any] = ()) -> Iterator[Report[Any]]:
@@ -84,22 +91,12 @@ class OpenSpielPlayer:
         raise NotImplementedError
 
     def best_move(self, state: Any, *, deadline: Deadline | None = None,
-                  time: float | None = None, depth: int | None = None,
-                  nodes: int | None = None, stop: np.ndarray | None = None,
-                  history: Sequence[Any] = (),
-                  on_report: Callable[[Report[Any]], object] | None = None) -> Any:
+                  time: float | None = None, **limits: Any) -> Any:
         """The move for `state` by `deadline` (the settings' `time=` first, if they give
-        one); NoMoveError when the mover has none."""
+        one): every player's `best_move` (`DeepeningPlayer`) with that deadline."""
         if self.time is not None:
             deadline, time = Deadline.after(self.time), None
-        limit = Limit.for_move(deadline, time, depth, nodes)
-        found = None
-        for found in self.think(state, limit.searching(), stop=stop, history=history):
-            if on_report is not None:
-                on_report(found)
-        if found is None:
-            raise NoMoveError(f"player {self.game.label(state)} has no legal move")
-        return found.move
+        return super().best_move(state, deadline=deadline, time=time, **limits)
 
     def __call__(self, state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
         """The arena's form: the course's answer line for the move in `state`."""

@@ -6,8 +6,8 @@
 - `expectimax`: expectiminimax for games with chance (an eighth kernel, `chance`),
   with Star1/Star2 pruning at chance nodes given bounds on the scores.
 - `deepening`: `iterate`, the one driver for both: iterative deepening (aspiration
-  windows for alpha-beta), per-depth `RawReport`s, the deadline, the caller's
-  stop flag and the game's history.
+  windows for alpha-beta), per-depth `Report[int]`s (moves as kernel codes), the
+  deadline, the caller's stop flag and the game's history.
 - `textbook`: the textbook opponent every engine is measured against: plain negamax
   alpha-beta (expectiminimax with chance) deepened to the clock, no ordering, table,
   quiescence or pruning beyond alpha-beta.

@@ -20,8 +20,9 @@ game's business; search only reads it through the kernels):
                                         ahead (an endgame table), or a final score
                                         within +-MATE / 2 taken as it is
 
-The tuple `(generate, make, unmake, evaluate, key, order, terminal)` is a game's
-`KERNELS`. Scores are relative to the root: a result `MATE - d` met at ply p scores
+A game's `KERNELS` is them by name, `aviary.search.report.Kernels(generate, make,
+unmake, evaluate, key, order, terminal)` (`aviary.search.kernels.search_kernels` makes
+it). Scores are relative to the root: a result `MATE - d` met at ply p scores
 `MATE - d - p` (a quicker win is better, a later loss less bad). `terminal` is
 checked on entering every node, quiescence included, before the transposition
 table and move generation; a side with no legal move loses (-MATE + ply).

@@ -29,9 +29,12 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aviary.search import compiled
+
+if TYPE_CHECKING:
+    from aviary.search.report import Kernels
 
 ARRAY_1D, ARRAY_2D = "i8[::1]", "i8[:,::1]"
 # negamax's arguments past (state, depth, alpha, beta): the `Workspace.arrays` tuple
@@ -61,7 +64,7 @@ def compiler_present() -> str | None:
     return None
 
 
-def warmup(game: str, kernels: tuple[Any, ...]) -> Path | None:
+def warmup(game: str, kernels: Kernels) -> Path | None:
     """`build` for `aviary warmup`: where no C compiler is present, or the build fails, one
     line on stderr says so and the JIT engine stays the one a course command loads."""
     missing = compiler_present()
@@ -78,7 +81,7 @@ def warmup(game: str, kernels: tuple[Any, ...]) -> Path | None:
         return None
 
 
-def build(game: str, kernels: tuple[Any, ...], *, quiet: bool = True) -> Path:
+def build(game: str, kernels: Kernels, *, quiet: bool = True) -> Path:
     """`game`'s extension for the current sources, built now unless it already is; its path.
 
     `kernels`: the game's seven alpha-beta kernels as its searcher holds them (the cfuncs
@@ -111,7 +114,7 @@ def build(game: str, kernels: tuple[Any, ...], *, quiet: bool = True) -> Path:
     return target
 
 
-def _compile(game: str, kernels: tuple[Any, ...], directory: Path, quiet: bool) -> None:
+def _compile(game: str, kernels: Kernels, directory: Path, quiet: bool) -> None:
     from numba.core.errors import NumbaPendingDeprecationWarning
 
     from aviary.search.alphabeta import negamax
@@ -121,10 +124,10 @@ def _compile(game: str, kernels: tuple[Any, ...], directory: Path, quiet: bool) 
         warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
         import numba.pycc  # noqa: F401
 
-    if len(kernels) != len(KERNEL_NAMES):
-        raise ValueError(f"ahead of time: alpha-beta's 7 kernels only, got {len(kernels)}")
+    if kernels.chance is not None:
+        raise ValueError("ahead of time: alpha-beta's kernels only, not a game with chance")
     namespace: dict[str, Any] = {"negamax": negamax}
-    namespace.update(zip(KERNEL_NAMES, map(unwrap, kernels), strict=True))
+    namespace.update(zip(KERNEL_NAMES, map(unwrap, kernels.alphabeta), strict=True))
     exec(compile(ROOT, f"<{game} compiled search>", "exec"), namespace)
     cc = _compiler_cc()(compiled.module_name(game), source_module=__name__)
     cc.output_dir = str(directory)

@@ -1,7 +1,7 @@
 """Iterative deepening around the compiled core: one report per completed depth.
 
-`iterate` is the one driver a game engine calls, for alpha-beta (seven kernels) and
-expectiminimax (eight: the eighth is `chance`). Each depth is one compiled call; the
+`iterate` is the one driver a game engine calls, for alpha-beta and, when the game's
+`Kernels` have a `chance` kernel, expectiminimax. Each depth is one compiled call; the
 deadline (a flag of the search's own) or the caller's stop flag stops it, and an
 interrupted depth is thrown away, so what the caller last received stays the answer.
 Aspiration windows start narrow around the previous score and widen on failure.
@@ -22,7 +22,7 @@ import numpy as np
 from aviary.search.clock import Limit
 from aviary.search.compiled import CompiledSearch
 from aviary.search.iteration import UNBOUNDED, Deepening
-from aviary.search.report import Kernels, RawReport
+from aviary.search.report import Kernels, Report
 from aviary.search.workspace import (
     ABORTED,
     HORIZON,
@@ -53,12 +53,12 @@ def iterate(
     quiesce: bool = True,
     lmr: bool = True,
     null_move: bool = False,
-) -> Iterator[RawReport]:
-    """Yield a `RawReport` after each completed depth until `limit` or a solved position.
+) -> Iterator[Report[int]]:
+    """Yield a `Report[int]` after each completed depth until `limit` or a solved position.
 
-    `kernels` is a game's seven kernels (alpha-beta), its alpha-beta search compiled
-    ahead of time (a `CompiledSearch`: the same search, numba not imported), or eight
-    kernels, the eighth being `chance`: then the expectiminimax of
+    `kernels` is a game's `Kernels`, or its alpha-beta search compiled ahead of time
+    (a `CompiledSearch`: the same search, numba not imported); with a `chance`
+    kernel the expectiminimax of
     `aviary.search.expectimax` runs, its depth counting player moves, with Star1
     pruning (Star2 with `star2`) when `bounds` = (lower, upper) bounds every score the
     search can meet (evaluations and game results); `aspiration`, `quiesce`, `lmr` and
@@ -77,7 +77,10 @@ def iterate(
     root: Root
     if isinstance(kernels, CompiledSearch):
         root = kernels.root
-    elif len(kernels) == 8:
+    elif not isinstance(kernels, Kernels):
+        raise TypeError(f"kernels must be aviary.search.report.Kernels, got "
+                        f"{type(kernels).__name__}")
+    elif kernels.chance is not None:
         from aviary.search import expectimax  # compiled only for games with chance
 
         yield from expectimax.iterate(
@@ -85,10 +88,8 @@ def iterate(
             star2=star2,
         )
         return
-    elif len(kernels) == 7:
-        root = _jit_root(kernels)
     else:
-        raise ValueError(f"expected 7 kernels (or 8 with chance), got {len(kernels)}")
+        root = _jit_root(kernels)
     run = Deepening.begin(limit, stop, MAX_PLY)
     workspace.set_game_history(history)
     workspace.new_search(UNBOUNDED, quiesce, lmr, null_move)
@@ -153,6 +154,6 @@ def _jit_root(kernels: Kernels) -> Root:
 
     def root(state: np.ndarray, depth: int, alpha: int, beta: int,
              arrays: tuple[np.ndarray, ...]) -> int:
-        return int(negamax(state, depth, 0, alpha, beta, arrays, *kernels))
+        return int(negamax(state, depth, 0, alpha, beta, arrays, *kernels.alphabeta))
 
     return root

@@ -1,7 +1,7 @@
 """Expectiminimax for games with chance, compiled by numba like `alphabeta`.
 
-A game with chance supplies the seven kernels of `aviary.search.alphabeta` and an
-eighth:
+A game with chance supplies the seven kernels of `aviary.search.alphabeta` and one
+more, `Kernels.chance` (`aviary.search.report.Kernels`):
 
     chance(state, outcomes: int64[:], weights: int64[:]) -> int
         0 when a player moves in `state`; else the number of chance outcomes, with
@@ -79,7 +79,7 @@ from aviary.search.alphabeta import (
 )
 from aviary.search.clock import Limit
 from aviary.search.iteration import UNBOUNDED, Deepening
-from aviary.search.report import Kernels, RawReport
+from aviary.search.report import Kernels, Report
 
 CHANCE = types.int64(STATE, types.int64[::1], types.int64[::1])
 
@@ -285,17 +285,16 @@ def iterate(
     history: Iterable[int] = (),
     bounds: tuple[int, int] | None = None,
     star2: bool = False,
-) -> Iterator[RawReport]:
-    """Iterative deepening over `search`, yielding a `RawReport` per completed depth.
+) -> Iterator[Report[int]]:
+    """Iterative deepening over `search`, yielding a `Report[int]` per completed depth.
 
-    Same contract as `aviary.search.deepening.iterate` (which calls this for eight
-    kernels): depth counts player moves, depth 1 always completes, `stop` cancels,
+    Same contract as `aviary.search.deepening.iterate` (which calls this for `Kernels`
+    with a `chance` kernel): depth counts player moves, depth 1 always completes, `stop` cancels,
     the iterator ends once a depth leaves no leaf cut by depth (solved). With
     `bounds`, chance nodes are pruned (Star2 when `star2`, else Star1); scores are
     the same either way. The principal variation stops at the first chance node.
     """
-    if len(kernels) != 8:
-        raise ValueError(f"expectimax needs 8 kernels (the eighth: chance), got {len(kernels)}")
+    searched = kernels.expectimax  # ValueError without the chance kernel
     run = Deepening.begin(limit, stop, MAX_PLY)
     workspace.set_game_history(history)
     workspace.new_search(UNBOUNDED, quiesce=False, lmr=False)
@@ -314,7 +313,7 @@ def iterate(
             flags = (run.never, run.never) if depth == 1 else (run.cancel, run.timeout)
             arrays = _arrays(workspace, *flags)
             ctx[HORIZON] = 0
-            score = int(search(state, depth, 0, -INF, INF, arrays, *kernels))
+            score = int(search(state, depth, 0, -INF, INF, arrays, *searched))
             if depth == 1:
                 ctx[NODE_LIMIT] = run.node_limit
             if ctx[ABORTED]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from aviary.search.clock import Limit, StopTimer
-from aviary.search.report import RawReport
+from aviary.search.report import Report
 
 UNBOUNDED = 2**62  # a node limit that is never reached
 
@@ -54,11 +54,13 @@ class Deepening:
         return bool(self.cancel[0] or self.timeout[0])
 
     def report(self, depth: int, score: int, pv: np.ndarray, pv_length: np.ndarray,
-               nodes: int, seldepth: int) -> RawReport | None:
+               nodes: int, seldepth: int) -> Report[int] | None:
         """The completed depth's report; None when its principal variation is empty
         (no legal move, or the game is over)."""
         length = int(pv_length[0])
         if length == 0:
             return None
         line = tuple(int(move) for move in pv[0, :length])
-        return RawReport(depth, score, line, nodes, time.monotonic() - self.started, seldepth)
+        seconds = time.monotonic() - self.started
+        return Report(depth, score, line[0], "", line, nodes,
+                      nodes / seconds if seconds > 0 else 0.0, seconds, seldepth)

@@ -23,9 +23,10 @@ from numba import cfunc, njit, types
 
 from aviary.search.alphabeta import EVALUATE, GENERATE, KEY, MAKE, ORDER, TERMINAL, UNMAKE
 from aviary.search.expectimax import CHANCE
+from aviary.search.report import Kernels, TextbookKernels
 from aviary.search.textbook import no_chance
 
-# the search's kernels, in the order of a game's KERNELS tuple
+# the search's kernels: their names in `Kernels` and signatures
 SEARCH_KERNELS = (("generate", GENERATE), ("make", MAKE), ("unmake", UNMAKE),
                   ("evaluate", EVALUATE), ("key", KEY), ("order", ORDER),
                   ("terminal", TERMINAL))
@@ -72,14 +73,16 @@ def unwrap(wrapped: Any) -> Any:
     return _kernel_of[id(wrapped)]
 
 
-def search_kernels(module: ModuleType, **replaced: Any) -> tuple[Any, ...]:
-    """`(generate, make, unmake, evaluate, key, order, terminal)` as cfuncs: the functions
-    of those names in a game's kernels `module`, or the ones given by name instead
-    (a game's engine passes its own `evaluate`, say)."""
+def search_kernels(module: ModuleType, *, chance: bool = False, **replaced: Any) -> Kernels:
+    """The `Kernels` the search takes, as cfuncs: the functions named `generate`, `make`,
+    `unmake`, `evaluate`, `key`, `order` and `terminal` in a game's kernels `module`, or
+    the ones given by name instead (a game's engine passes its own `evaluate`, say);
+    with `chance`, also the module's `chance` kernel (a game with chance nodes)."""
     unknown = set(replaced) - {name for name, _ in SEARCH_KERNELS}
     assert not unknown, f"no search kernel is named {sorted(unknown)}"
-    return tuple(wrap(replaced.get(name) or getattr(module, name), signature)
-                 for name, signature in SEARCH_KERNELS)
+    return Kernels(**{name: wrap(replaced.get(name) or getattr(module, name), signature)
+                      for name, signature in SEARCH_KERNELS},
+                   chance=chance_kernel(module) if chance else None)
 
 
 def chance_kernel(module: ModuleType) -> Any:
@@ -88,10 +91,11 @@ def chance_kernel(module: ModuleType) -> Any:
 
 
 def textbook_kernels(module: ModuleType, evaluate: Any, *, chance: bool = False
-                     ) -> tuple[Any, ...]:
-    """`(generate, make, unmake, evaluate, terminal, chance)` for `aviary.search.textbook`:
-    the kernels `module`'s, `evaluate` the game's plain evaluation; `chance` the module's
-    chance kernel for a game with chance, else `no_chance`."""
-    return (wrap(module.generate, GENERATE), wrap(module.make, MAKE),
-            wrap(module.unmake, UNMAKE), wrap(evaluate, EVALUATE),
-            wrap(module.terminal, TERMINAL), chance_kernel(module) if chance else no_chance)
+                     ) -> TextbookKernels:
+    """The `TextbookKernels` for `aviary.search.textbook`: the kernels `module`'s,
+    `evaluate` the game's plain evaluation; `chance` the module's chance kernel for a
+    game with chance, else `no_chance`."""
+    return TextbookKernels(wrap(module.generate, GENERATE), wrap(module.make, MAKE),
+                           wrap(module.unmake, UNMAKE), wrap(evaluate, EVALUATE),
+                           wrap(module.terminal, TERMINAL),
+                           chance_kernel(module) if chance else no_chance)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from aviary.search.report import Kernels
+from aviary.search.report import Kernels, TextbookKernels
 
 
 @njit(cache=True, nogil=True)
@@ -30,9 +30,10 @@ def _perft(state, depth, buffers, generate, make, unmake):
     return total
 
 
-def count(state: np.ndarray, depth: int, kernels: Kernels, max_moves: int) -> int:
+def count(state: np.ndarray, depth: int, kernels: Kernels | TextbookKernels,
+          max_moves: int) -> int:
     """Leaves of the move tree `depth` plies below kernel `state` (1 at depth 0), counted
-    with `kernels[:3]` (generate, make, unmake); `max_moves` bounds a position's moves.
+    with the `generate`, `make` and `unmake` kernels; `max_moves` bounds a position's moves.
 
     The same convention as the rules' perft: a position with no legal move is a dead
     end (no leaf below it), whether or not the game is over there.
@@ -40,5 +41,18 @@ def count(state: np.ndarray, depth: int, kernels: Kernels, max_moves: int) -> in
     if depth == 0:
         return 1
     buffers = np.zeros((depth + 1, max_moves), dtype=np.int64)
-    generate, make, unmake = kernels[:3]
-    return int(_perft(state.copy(), depth, buffers, generate, make, unmake))
+    return int(_perft(state.copy(), depth, buffers, kernels.generate, kernels.make,
+                      kernels.unmake))
+
+
+@njit(cache=True, nogil=True)
+def _generate(state, out, generate):
+    return generate(state, out, False)
+
+
+def moves(state: np.ndarray, kernels: Kernels | TextbookKernels, max_moves: int) -> list[int]:
+    """The move codes the `generate` kernel gives kernel `state`, every move (not only
+    captures); `max_moves` bounds a position's moves."""
+    out = np.zeros(max_moves, dtype=np.int64)
+    count = int(_generate(state.copy(), out, kernels.generate))
+    return [int(code) for code in out[:min(count, max_moves)]]

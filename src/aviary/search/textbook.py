@@ -14,7 +14,7 @@ It runs on a game's compiled kernels, passed as first-class `cfunc`s with the
 signatures of `aviary.search.alphabeta` and `aviary.search.expectimax` (one
 compiled search, cached on disk, serves every game; see alphabeta's module):
 
-    KERNELS = (generate, make, unmake, evaluate, terminal, chance)
+    TextbookKernels(generate, make, unmake, evaluate, terminal, chance)
 
 `generate`, `make`, `unmake`, `terminal` and `chance` as in those modules, and
 `evaluate` the game's plain evaluation for the side to move; a game without
@@ -24,7 +24,7 @@ outcome keeps the side to move, depth counts player moves, a node at depth 0
 scores MATE - p: sooner wins and later losses are preferred), a side with no
 legal move has lost.
 
-`iterate` yields a `RawReport` per completed depth. It stops before its limit
+`iterate` yields a `Report[int]` per completed depth. It stops before its limit
 only when another depth cannot change the answer: no leaf was cut by depth (the
 game tree is exhausted), or, in a search that met no chance node, a win or loss
 is proven within the depth searched.
@@ -41,7 +41,7 @@ from aviary.search.alphabeta import MATE, MAX_PLY, NOT_OVER, extend_pv
 from aviary.search.clock import Limit
 from aviary.search.expectimax import CHANCE
 from aviary.search.iteration import UNBOUNDED, Deepening
-from aviary.search.report import Kernels, RawReport
+from aviary.search.report import Report, TextbookKernels
 
 INF = 2 * MATE
 # ctx slots: nodes, node limit, aborted, leaves cut by depth, chance nodes met, deepest ply
@@ -135,13 +135,13 @@ def negamax(state, depth, ply, alpha, beta, ws, generate, make, unmake, evaluate
 
 def iterate(
     state: np.ndarray,
-    kernels: Kernels,
+    kernels: TextbookKernels,
     workspace: Workspace,
     limit: Limit,
     *,
     stop: np.ndarray | None = None,
-) -> Iterator[RawReport]:
-    """A `RawReport` after each completed depth 1, 2, 3, ... until `limit` runs out.
+) -> Iterator[Report[int]]:
+    """A `Report[int]` after each completed depth 1, 2, 3, ... until `limit` runs out.
 
     `limit`'s time (seconds or deadline) is when the search stops (a caller that must
     answer by a deadline asks `Deadline.search_until` for it); `limit.nodes` counts
@@ -149,8 +149,9 @@ def iterate(
     `stop` (the caller's one-element flag: setting it cancels the depth under
     way). A depth cut short is thrown away. `state` is restored after each depth.
     """
-    if len(kernels) != 6:
-        raise ValueError(f"the textbook search takes 6 kernels, got {len(kernels)}")
+    if not isinstance(kernels, TextbookKernels):
+        raise TypeError(f"kernels must be aviary.search.report.TextbookKernels, got "
+                        f"{type(kernels).__name__}")
     run = Deepening.begin(limit, stop, MAX_PLY)
     ctx = workspace.ctx
     ctx[:] = 0
@@ -163,7 +164,7 @@ def iterate(
             arrays = workspace.arrays(run.never, run.never) if depth == 1 else workspace.arrays(
                 run.cancel, run.timeout)
             ctx[HORIZON] = ctx[CHANCES] = 0
-            score = int(negamax(state, depth, 0, -INF, INF, arrays, *kernels))
+            score = int(negamax(state, depth, 0, -INF, INF, arrays, *kernels.textbook))
             ctx[NODE_LIMIT] = run.node_limit
             if ctx[ABORTED]:
                 return

@@ -15,7 +15,6 @@ import importlib
 import json
 import re
 from collections.abc import AsyncIterator
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from aviary.search.clock import HINT_MAX_SECONDS, check_seconds
 from aviary.web.config import AppConfig
 from aviary.web.review import REVIEW_NODES
 from aviary.web.sessions import GameSession, SessionError, Sessions, Thought
+from aviary.web.workers import page_json
 
 STATIC = Path(__file__).parent / "static"
 TOOL_PAGES = ("classify", "horizon", "arena")
@@ -156,8 +156,8 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
         if config.warmup:
             for spec in registry.board_games():
                 sessions.warm(spec)
-            for spec in registry.GAMES.values():
-                warm = getattr(_page_module(spec), "warmup", None) if spec.web else None
+            for tool in registry.TOOLS.values():
+                warm = getattr(_page_module(tool), "warmup", None) if tool.web else None
                 if warm is not None:
                     sessions.pool.submit(warm)
         try:
@@ -207,7 +207,7 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
     @app.get("/play/{name}", include_in_schema=False)
     async def board_page(name: str) -> FileResponse:
         # an unknown game gets the page too (status 404): it shows the one message
-        known = name in registry.GAMES and registry.GAMES[name].game is not None
+        known = name in registry.GAMES
         return FileResponse(STATIC / "board.html", status_code=200 if known else 404)
 
     @app.get("/favicon.ico", include_in_schema=False)
@@ -216,9 +216,9 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
 
     for page in TOOL_PAGES:
         app.add_api_route(f"/{page}", _page(page), include_in_schema=False, methods=["GET"])
-    for spec in registry.GAMES.values():
-        if spec.web is not None:
-            _add_game_page(app, spec, sessions)
+    for tool in registry.TOOLS.values():
+        if tool.web is not None:
+            _add_game_page(app, tool, sessions)
 
     # --- board games -------------------------------------------------------------------
 
@@ -230,7 +230,7 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
     async def pages() -> list[dict[str, str]]:
         """The games with a page of their own (not a board): name and summary."""
         return [{"name": spec.name, "summary": spec.summary}
-                for spec in registry.GAMES.values() if spec.web is not None]
+                for spec in registry.TOOLS.values() if spec.web is not None]
 
     @app.get("/api/games/{name}")
     async def game(name: str) -> dict[str, Any]:
@@ -389,11 +389,11 @@ def _page(name: str) -> Any:
     return page
 
 
-def _page_module(spec: registry.GameSpec) -> Any:
+def _page_module(spec: registry.ToolSpec) -> Any:
     return importlib.import_module(str(spec.web))
 
 
-def _add_game_page(app: FastAPI, spec: registry.GameSpec, sessions: Sessions) -> None:
+def _add_game_page(app: FastAPI, spec: registry.ToolSpec, sessions: Sessions) -> None:
     """`/NAME` (the game's own page) and `POST /api/NAME/ACTION` (its `ACTIONS`, in the pool)."""
 
     async def page() -> FileResponse:
@@ -424,7 +424,7 @@ def _add_game_page(app: FastAPI, spec: registry.GameSpec, sessions: Sessions) ->
 
 def _board_spec(name: str) -> registry.GameSpec:
     spec = registry.GAMES.get(name)
-    if spec is None or spec.game is None:
+    if spec is None:
         known = ", ".join(s.name for s in registry.board_games())
         raise HTTPException(404, f"unknown board game {name!r}; known: {known}")
     return spec
@@ -472,7 +472,7 @@ async def _think_socket(socket: WebSocket, sessions: Sessions, session: GameSess
 
     async def run(seconds: float) -> None:
         async def report(thought: Thought) -> None:
-            await send({"type": "thought", **asdict(thought)})
+            await send({"type": "thought", **page_json(thought)})
 
         try:
             move = await sessions.think(session, seconds, report)

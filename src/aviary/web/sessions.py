@@ -330,7 +330,7 @@ class Sessions:
         page whose session was closed makes it again from its record at its next move.
         So nobody is locked out, and addresses do not matter (behind a proxy all share
         one)."""
-        if name not in registry.GAMES or registry.GAMES[name].game is None:
+        if name not in registry.GAMES:
             known = ", ".join(spec.name for spec in registry.board_games())
             raise SessionError(404, f"unknown board game {name!r}; known: {known}")
         if max_plies < 0:

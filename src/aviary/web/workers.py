@@ -34,7 +34,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, replace
 from typing import Any
 
 import numpy as np
@@ -46,18 +46,17 @@ from aviary.search.clock import Deadline
 SLOTS = 1024  # searches that can run (or wait) at once
 
 
-@dataclass
-class Thought:
-    """One completed depth of a search, in the page's terms."""
+# One completed depth of a search in the page's terms: the one `Report`, its moves written
+# in the game's notation (`move`, `pv`); `page_json` is what the page is sent of it.
+Thought = Report[str]
 
-    depth: int
-    score: int
-    mate_in: int | None
-    move: str
-    pv: list[str]
-    nodes: int
-    nps: float
-    seconds: float
+
+def page_json(thought: Thought) -> dict[str, Any]:
+    """What the page reads of a report: depth, score, mate_in (for the side to move), the
+    move and principal variation in notation, nodes, nps, seconds."""
+    return {"depth": thought.depth, "score": thought.score, "mate_in": thought.mate_in,
+            "move": thought.move, "pv": list(thought.pv), "nodes": thought.nodes,
+            "nps": thought.nps, "seconds": thought.seconds}
 
 # --- in the worker processes ---------------------------------------------------------------
 
@@ -402,9 +401,8 @@ def search(engine: Player[Any, Any], game: Game[Any, Any], state: Any, history: 
         return None
 
     def thought(found: Report[Any]) -> None:
-        report(Thought(found.depth, found.score, found.mate_in,
-                       game.move_text(state, found.move), _line(game, state, found.pv),
-                       found.nodes, found.nps, found.seconds))
+        report(replace(found, move=game.move_text(state, found.move),
+                       pv=tuple(_line(game, state, found.pv))))
 
     return engine.best_move(state, deadline=deadline, stop=stop, history=history,
                             on_report=thought)

@@ -36,7 +36,7 @@ from aviary.games.ijk.kernels import DET_SLOT, MATE, N_SLOT, NOT_OVER, SIDE
 from aviary.games.textbook import Textbook
 from aviary.search import alphabeta
 from aviary.search.clock import DEEPEN_TO_DEADLINE, Limit
-from aviary.search.kernels import chance_kernel, search_kernels, textbook_kernels
+from aviary.search.kernels import search_kernels, textbook_kernels
 
 EVAL_LIMIT = 200_000
 WIN = EVAL_LIMIT + 1
@@ -150,8 +150,8 @@ def terminal_chance(state):
 
 # The search core takes kernels as first-class functions (see aviary.search.kernels).
 KERNELS = search_kernels(kernels, evaluate=evaluate)
-CHANCE_KERNELS = (search_kernels(kernels, evaluate=evaluate, terminal=terminal_chance)
-                  + (chance_kernel(kernels),))
+CHANCE_KERNELS = search_kernels(kernels, chance=True, evaluate=evaluate,
+                                terminal=terminal_chance)
 # The textbook opponent (`aviary:textbook`): the same kernels with the plain evaluation.
 TEXTBOOK_KERNELS = textbook_kernels(kernels, kernels.plain_evaluate, chance=True)
 
@@ -183,7 +183,7 @@ class IJKSearcher(Searcher[rules.Position, rules.Move]):
         self.weights = weights = weights or default_weights(game.deterministic)
         chosen = KERNELS if game.deterministic else CHANCE_KERNELS
         if weights != default_weights(game.deterministic):
-            chosen = chosen[:3] + (_weighted(weights),) + chosen[4:]
+            chosen = chosen._replace(evaluate=_weighted(weights))
         self.kernels = chosen
         if not game.deterministic:
             self.chance_bounds = (-WIN, WIN)

@@ -7,19 +7,18 @@ nothing here loads numba (`layout.py` is plain Python).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from aviary.games.engine import Searcher
 from aviary.games.pikachu import layout, rules
 from aviary.search.compiled import CompiledSearch
+from aviary.search.report import Kernels
 
 
 class PikachuSearcher(Searcher[rules.Position, rules.Move]):
     """Pikachu positions as kernel arrays; boards the kernels do not reach are not searched."""
 
-    def __init__(self, kernels: tuple[Any, ...] | CompiledSearch | None = None) -> None:
+    def __init__(self, kernels: Kernels | CompiledSearch | None = None) -> None:
         if kernels is not None:
             self.kernels = kernels
 
