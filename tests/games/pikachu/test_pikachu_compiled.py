@@ -118,8 +118,10 @@ def test_an_extension_of_other_sources_is_not_loaded(built, tmp_path):
 
 
 def test_cold_course_command_thinks_with_the_compiled_search(built):
+    # seconds to spare: on a loaded CI machine the command alone took 1.2 s to start, and
+    # numba's engine child then had not even imported numba by a 2-second deadline
     env = dict(os.environ, AVIARY_COURSE_TRACE="1", AVIARY_NO_WARM="1")
-    result = subprocess.run([sys.executable, "-m", "aviary", "pikachu", "8", "w", START, "2"],
+    result = subprocess.run([sys.executable, "-m", "aviary", "pikachu", "8", "w", START, "4"],
                             capture_output=True, text=True, timeout=60, env=env)
     assert result.returncode == 0, result.stderr
     assert "engine built (compiled ahead of time: no numba)" in result.stderr
@@ -128,7 +130,7 @@ def test_cold_course_command_thinks_with_the_compiled_search(built):
     legal = rules.Pikachu(n=8).answers(rules.Position(8, START, "w"))
     assert result.stdout.splitlines() and all(line in legal
                                               for line in result.stdout.splitlines())
-    off = subprocess.run([sys.executable, "-m", "aviary", "pikachu", "8", "w", START, "2"],
+    off = subprocess.run([sys.executable, "-m", "aviary", "pikachu", "8", "w", START, "8"],
                          capture_output=True, text=True, timeout=60,
                          env=dict(env, AVIARY_NO_COMPILED="1"))
     assert "numba imported" in off.stderr and "compiled ahead of time" not in off.stderr
