@@ -17,7 +17,8 @@ runs the command's own code and is sent none). The host (`serve`) answers one JS
 line per completed depth ({"answer", "depth", "score", "nodes", "history"}) and
 {"done": true} when the search ends by itself (or had no time to start).
 
-Importing this module costs next to nothing (the registry and numba load in `load`).
+Importing this module costs next to nothing (the registry, and numba where the game's
+search is not compiled ahead of time, load in `load`).
 """
 
 from __future__ import annotations
@@ -155,13 +156,17 @@ def engine_line(report: Any, history: int) -> bytes:
 
 
 def load(name: str, settings: dict[str, Any]) -> tuple[Any, Any]:
-    """(the game, its main engine) for a request: built by the registry (slow the first
-    time in a process: numba's compiler, the game's cached kernels)."""
+    """(the game, its main engine) for a request, built by the registry: on the game's
+    search compiled ahead of time where `aviary warmup` built it for the current sources
+    (`GameSpec.compiled_engine`: numba is never imported, so a warm server a course
+    command just started serves its first request sooner), else numba's (slow the first
+    time in a process: numba's import and compiler, the game's cached kernels)."""
     from aviary.games import registry
 
     spec = registry.spec(name)
     game = spec.make(**settings)
-    return game, spec.engine(spec.main_engine, game)
+    compiled = spec.compiled_engine(game)
+    return game, compiled if compiled is not None else spec.engine(spec.main_engine, game)
 
 
 def serve(request: Request, engines: Callable[[str, dict[str, Any]], tuple[Any, Any]],

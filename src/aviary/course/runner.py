@@ -100,7 +100,7 @@ def _load_engine(name: str, settings: dict[str, Any]) -> tuple[Game[Any, Any], P
         _trace("numpy imported")
     if spec.compiled:
         game = spec.make(**settings)
-        engine = registry.load(spec.compiled)(game)
+        engine = spec.compiled_engine(game)
         if engine is not None:
             _trace("engine built (compiled ahead of time: no numba)")
             return game, engine

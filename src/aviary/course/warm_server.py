@@ -5,7 +5,9 @@ one-second move loading numba and the compiled search (about 0.5 s of CPU; two t
 four times that in wall-clock time on a busy machine). Like `dmypy`, a warm engine
 server keeps every registered game's engine loaded and answers course commands over
 a Unix socket: the command prints its quick answer, sends the position, and relays
-the engines's better answers as they come, within milliseconds of starting.
+the engines's better answers as they come, within milliseconds of starting. Where
+`aviary warmup` compiled a game's search ahead of time, the server loads that
+(`engine_host.load`): no numba, so one a course command just started answers sooner.
 
 The server starts itself: a course command that finds none starts one for its game
 first thing, handing it a connected socket that carries its own request

@@ -103,6 +103,21 @@ class GameSpec:
                 _players[key] = load(self.engines[name])(game)
             return _players[key]
 
+    def compiled_engine(self, game: Game[Any, Any]) -> Player[Any, Any] | None:
+        """The main engine on the game's search compiled ahead of time (`compiled`), built
+        once per settings and kept; None where the game has none or it is not built for the
+        current sources (then `engine(main_engine, game)`, numba's, answers)."""
+        if self.compiled is None:
+            return None
+        key = (self.name, "(compiled)", json.dumps(game.settings, sort_keys=True))
+        with _players_lock:
+            if key not in _players:
+                built = load(self.compiled)(game)
+                if built is None:
+                    return None
+                _players[key] = built
+            return _players[key]
+
     @property
     def main_engine(self) -> str:
         return next(iter(self.engines))
@@ -186,7 +201,11 @@ GAMES: dict[str, GameSpec] = {
             compiled="aviary.games.pikachu.compiled:make_engine",
             warmup=("aviary.games.pikachu.endgame", "aviary.games.pikachu.compiled"),
         ),
-        board_game("betsy", "Betsy", "Betsy: bird chess, won by capturing the Kingfisher"),
+        board_game(
+            "betsy", "Betsy", "Betsy: bird chess, won by capturing the Kingfisher",
+            compiled="aviary.games.betsy.compiled:make_engine",
+            warmup=("aviary.games.betsy.compiled",),
+        ),
         board_game(
             "foxgeese", "FoxGeese",
             "Fox, Geese and Elephants: foxes jump geese on the 33-point cross",

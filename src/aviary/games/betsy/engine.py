@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from aviary.games.betsy import kernels, quick, rules
+from aviary.games.betsy import kernels, quick, rules, searcher
 from aviary.games.betsy.kernels import (
     BLACK_KING_SLOT,
     BOARD,
@@ -33,8 +33,15 @@ from aviary.games.betsy.kernels import (
     SIDE_SLOT,
     WHITE_KING_SLOT,
 )
+from aviary.games.betsy.searcher import (  # noqa: F401 - re-exported: the switches
+    DEFAULT_FEATURES,
+    MOBILITY,
+    NULL_MOVE,
+    SAFETY,
+    TAPER,
+)
 from aviary.games.betsy.tables import PST
-from aviary.games.engine import Engine, Searcher
+from aviary.games.engine import Engine
 from aviary.games.textbook import Textbook
 from aviary.search import alphabeta
 from aviary.search.clock import Limit
@@ -49,11 +56,6 @@ FULL_PHASE = 24  # both sides' Nighthawks, Blue jays, Robins and Quetzals
 NEAR_KINGFISHER = np.array([0, 0, 25, 20, 30, 60, 0], dtype=np.int64)
 MOBILITY_WEIGHT = np.array([0, 0, 4, 4, 2, 1, 0], dtype=np.int64)  # per reachable square
 LOST = alphabeta.MATE // 2 - 1  # a side without its Kingfisher (the terminal kernel decides)
-
-# evaluation switches (kernel state slot FEATURES_SLOT), for measuring what each buys
-SAFETY, TAPER, MOBILITY = 1, 2, 4
-DEFAULT_FEATURES = SAFETY | TAPER
-NULL_MOVE = True  # null-move pruning by default: it won games (the README says how many)
 
 
 @njit(cache=True, nogil=True)
@@ -151,30 +153,10 @@ def make_textbook(game: rules.Betsy) -> Textbook[rules.Position, rules.Move]:
     return Textbook(game, BetsySearcher(), TEXTBOOK_KERNELS)
 
 
-class BetsySearcher(Searcher[rules.Position, rules.Move]):
-    """Betsy positions as kernel arrays (the variant and the evaluation switches travel in
-    it); `null_move` switches the search's null-move pruning (the kernels know the pass)."""
+class BetsySearcher(searcher.BetsySearcher):
+    """The shared Betsy searcher (`searcher.py`) on numba's kernels."""
 
     kernels = KERNELS
-
-    def __init__(self, features: int = DEFAULT_FEATURES, null_move: bool = NULL_MOVE) -> None:
-        self.features = features
-        self.null_move = null_move
-
-    def state_array(self, state: rules.Position) -> np.ndarray | None:
-        return kernels.state_from_position(state, self.features)
-
-    def move(self, state: rules.Position, code: int) -> rules.Move:
-        return kernels.decode(code)
-
-    def shape(self, state: rules.Position) -> tuple[bool, int]:
-        return state.diagonal, kernels.MAX_MOVES
-
-    def key(self, state: rules.Position) -> int | None:
-        return int(kernels.state_from_position(state)[kernels.KEY_SLOT])
-
-    def kernel_moves(self, state: rules.Position) -> list[rules.Move] | None:
-        return kernels.legal_moves(state)
 
 
 def make_engine(

@@ -3,9 +3,10 @@
 A mailbox board with precomputed target tables (knight and Kingfisher steps, the
 eight rays of every square): on an 8x8 board without check, castling or en passant
 this is short, and measured fast enough (`benchmarks/betsy_speed.py`). The state
-array holds the board, the side to move, the Kingfisher variant, both Kingfishers'
-squares and an incrementally updated Zobrist key, so the search copies nothing per
-node. Kernels follow `aviary.search.alphabeta`'s contract; `tests/games/betsy` checks
+array (the board, the side to move, the Kingfisher variant, both Kingfishers' squares
+and an incrementally updated Zobrist key) and the move codes are laid out in
+`layout.py`, which is plain Python; this module re-exports it. The search copies
+nothing per node. Kernels follow `aviary.search.alphabeta`'s contract; `tests/games/betsy` checks
 them move-for-move and perft-for-perft against `rules.py`.
 
 Cells: 0 empty, 1..6 Parakeet, Nighthawk, Blue jay, Robin, Quetzal, Kingfisher
@@ -22,103 +23,41 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from aviary.games.betsy import rules
+from aviary.games.betsy import layout, rules
+from aviary.games.betsy.layout import (  # noqa: F401 - re-exported: the layout
+    BLACK_KING_SLOT,
+    BLUE_JAY,
+    BOARD,
+    DIAGONAL_SLOT,
+    FEATURES_SLOT,
+    KEY_SLOT,
+    KING_STEPS_ALL,
+    KING_STEPS_ORTHOGONAL,
+    KINGFISHER,
+    KNIGHT_STEPS,
+    MAX_MOVES,
+    NIGHTHAWK,
+    PARAKEET,
+    QUETZAL,
+    RAYS,
+    ROBIN,
+    SIDE_SLOT,
+    STATE_SIZE,
+    WHITE_KING_SLOT,
+    ZOBRIST,
+    ZOBRIST_SIDE,
+    board_from_state,
+    decode,
+    encode,
+    position_from_state,
+    state_from_position,
+)
 from aviary.games.betsy.tables import PST
 from aviary.search.alphabeta import CAPTURE_BONUS, MATE, NOT_OVER, PASS
 from aviary.search.kernels import push
 
-SIDE_SLOT, KEY_SLOT, DIAGONAL_SLOT, WHITE_KING_SLOT, BLACK_KING_SLOT = 0, 1, 2, 3, 4
-FEATURES_SLOT = 5  # the evaluation's switches (the engine's business; moves ignore it)
-BOARD = 8  # board cells start here
-STATE_SIZE = BOARD + 64
-MAX_MOVES = 256  # more than any Betsy position has (chess's record is 218)
-
-PARAKEET, NIGHTHAWK, BLUE_JAY, ROBIN, QUETZAL, KINGFISHER = 1, 2, 3, 4, 5, 6
-_CELL = {".": 0, "P": 1, "N": 2, "B": 3, "R": 4, "Q": 5, "K": 6}
-_CELL.update({char.lower(): -value for char, value in _CELL.items() if value})
-_CHAR = {value: char for char, value in _CELL.items()}
-
-# Zobrist keys: one per (cell value + 6, square), one for black to move.
-_rng = np.random.default_rng(20261123)
-ZOBRIST = _rng.integers(1, 2**62, size=(13, 64), dtype=np.int64)
-ZOBRIST[6, :] = 0  # empty squares contribute nothing
-ZOBRIST_SIDE = np.int64(_rng.integers(1, 2**62))
-
-
-def _step_table(steps: tuple[tuple[int, int], ...]) -> np.ndarray:
-    """targets[square, 0] = how many; targets[square, 1:] = the squares one step away."""
-    table = np.full((64, len(steps) + 1), -1, dtype=np.int64)
-    for square in range(64):
-        row, col = divmod(square, 8)
-        ends = [8 * (row + dr) + col + dc for dr, dc in steps
-                if 0 <= row + dr < 8 and 0 <= col + dc < 8]
-        table[square, 0] = len(ends)
-        table[square, 1 : 1 + len(ends)] = ends
-    return table
-
-
-def _ray_table() -> np.ndarray:
-    """rays[direction, square, 0] = length; then the squares in order (directions as rules)."""
-    table = np.full((8, 64, 8), -1, dtype=np.int64)
-    for d, (dr, dc) in enumerate(rules.ORTHOGONAL + rules.DIAGONAL):
-        for square in range(64):
-            row, col = divmod(square, 8)
-            ends = []
-            r, c = row + dr, col + dc
-            while 0 <= r < 8 and 0 <= c < 8:
-                ends.append(8 * r + c)
-                r, c = r + dr, c + dc
-            table[d, square, 0] = len(ends)
-            table[d, square, 1 : 1 + len(ends)] = ends
-    return table
-
-
-KNIGHT_STEPS = _step_table(rules.KNIGHT)
-KING_STEPS_ORTHOGONAL = _step_table(rules.ORTHOGONAL)
-KING_STEPS_ALL = _step_table(rules.ORTHOGONAL + rules.DIAGONAL)
-RAYS = _ray_table()
-
-
-def state_from_position(position: rules.Position, features: int = 0) -> np.ndarray:
-    """The kernel state array of `position` (`features`: the evaluation's switches)."""
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    state[FEATURES_SLOT] = features
-    state[SIDE_SLOT] = 1 if position.player == "w" else -1
-    state[DIAGONAL_SLOT] = int(position.diagonal)
-    state[WHITE_KING_SLOT] = position.board.find("K")
-    state[BLACK_KING_SLOT] = position.board.find("k")
-    for square, char in enumerate(position.board):
-        state[BOARD + square] = _CELL[char]
-    state[KEY_SLOT] = full_key(state)
-    return state
-
-
-def board_from_state(state: np.ndarray) -> str:
-    return "".join(_CHAR[int(value)] for value in state[BOARD : BOARD + 64])
-
-
-def position_from_state(state: np.ndarray) -> rules.Position:
-    player: rules.Player = "w" if state[SIDE_SLOT] > 0 else "b"
-    return rules.Position(board_from_state(state), player, bool(state[DIAGONAL_SLOT]))
-
-
-def encode(move: rules.Move) -> int:
-    return move.start | move.end << 10
-
-
-def decode(move: int) -> rules.Move:
-    return rules.Move(move & 1023, (move >> 10) & 1023)
-
-
-@njit(cache=True, nogil=True)
-def full_key(state):
-    """Zobrist key computed from scratch (make/unmake keep it up to date incrementally)."""
-    key = np.int64(0)
-    for square in range(64):
-        key ^= ZOBRIST[state[BOARD + square] + 6, square]
-    if state[SIDE_SLOT] < 0:
-        key ^= ZOBRIST_SIDE
-    return key
+# the layout's function the kernels call, compiled
+full_key = njit(cache=True, nogil=True)(layout.full_key)
 
 
 @njit(cache=True, nogil=True)
