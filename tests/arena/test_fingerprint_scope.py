@@ -47,9 +47,9 @@ def test_registering_a_sixth_game_leaves_every_figure_as_it_was(package_copy):
 def test_a_change_to_a_games_own_entry_makes_only_its_figures_stale(package_copy):
     registry = package_copy / "games" / "registry.py"
     text = registry.read_text()
-    old = 'board_game("betsy", "Betsy", "Betsy: bird chess, won by capturing the Kingfisher")'
+    old = 'warmup=("aviary.games.betsy.compiled",)'  # in Betsy's entry, and only there
     assert text.count(old) == 1
-    new = old[:-1] + ', warmup=("aviary.games.betsy.quick",))'
+    new = 'warmup=("aviary.games.betsy.compiled", "aviary.games.betsy.quick")'
     registry.write_text(text.replace(old, new))
     assert (provenance.code_fingerprint("betsy", (), package_copy)
             != provenance.code_fingerprint("betsy"))
