@@ -56,12 +56,7 @@ def _ray_table() -> np.ndarray:
     table = np.full((8, 64, 8), -1, dtype=np.int64)
     for d, (dr, dc) in enumerate(rules.ORTHOGONAL + rules.DIAGONAL):
         for square in range(64):
-            row, col = divmod(square, 8)
-            ends = []
-            r, c = row + dr, col + dc
-            while 0 <= r < 8 and 0 <= c < 8:
-                ends.append(8 * r + c)
-                r, c = r + dr, c + dc
+            ends = rules.ray_squares(square, dr, dc)
             table[d, square, 0] = len(ends)
             table[d, square, 1 : 1 + len(ends)] = ends
     return table

@@ -303,7 +303,8 @@ class Betsy(Game[Position, Move]):
 
 # --- tactics past a search's depth (the fallback's quiescence, Betsy's evaluation) ---
 
-def _ray(square: int, drow: int, dcol: int) -> tuple[int, ...]:
+def ray_squares(square: int, drow: int, dcol: int) -> tuple[int, ...]:
+    """The squares from `square` (not included) in direction (drow, dcol) to the edge."""
     row, col = divmod(square, 8)
     squares = []
     row, col = row + drow, col + dcol
@@ -314,14 +315,14 @@ def _ray(square: int, drow: int, dcol: int) -> tuple[int, ...]:
 
 
 def _steps(square: int, steps: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
-    return tuple(ray[0] for ray in (_ray(square, drow, dcol) for drow, dcol in steps) if ray)
+    return tuple(ray[0] for ray in (ray_squares(square, drow, dcol) for drow, dcol in steps) if ray)
 
 
 # per square: the rays out of it, its Nighthawk and Kingfisher steps, and the squares
 # from which a white (index 0) or black (1) Parakeet attacks it
-_ORTHOGONAL_RAYS = [tuple(ray for ray in (_ray(square, *step) for step in ORTHOGONAL)
+_ORTHOGONAL_RAYS = [tuple(ray for ray in (ray_squares(square, *step) for step in ORTHOGONAL)
                           if ray) for square in range(64)]
-_DIAGONAL_RAYS = [tuple(ray for ray in (_ray(square, *step) for step in DIAGONAL)
+_DIAGONAL_RAYS = [tuple(ray for ray in (ray_squares(square, *step) for step in DIAGONAL)
                         if ray) for square in range(64)]
 _KNIGHT_STEPS = [_steps(square, KNIGHT) for square in range(64)]
 KINGFISHER_STEPS = {False: [_steps(square, ORTHOGONAL) for square in range(64)],
