@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import sysconfig
 import tempfile
@@ -86,21 +87,22 @@ def build(game: str, kernels: Kernels, *, quiet: bool = True) -> Path:
 
     `kernels`: the game's seven alpha-beta kernels as its searcher holds them (the cfuncs
     of `aviary.search.kernels`). Extensions of `game` built from other sources are
-    deleted. Raises RuntimeError where no C compiler is present.
+    deleted, and so is one that does not load (a damaged file: it is built again).
+    Raises RuntimeError where no C compiler is present.
     """
     missing = compiler_present()
     if missing is not None:
         raise RuntimeError(f"cannot compile {game}'s search ahead of time: {missing}")
     target = compiled.extension_path(game)
-    if target.is_file():
+    if target.is_file() and loads(game, target):
         return target
     root = compiled.root_directory()
     root.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=f".{game}-", dir=root))
     try:
         _compile(game, kernels, building, quiet)
-        if target.parent.exists() and not target.is_file():
-            shutil.rmtree(target.parent, ignore_errors=True)  # a damaged folder
+        if target.parent.exists():
+            shutil.rmtree(target.parent, ignore_errors=True)  # a damaged folder or file
         try:
             os.replace(building, target.parent)  # whole folder at once: never half built
         except OSError:
@@ -112,6 +114,21 @@ def build(game: str, kernels: Kernels, *, quiet: bool = True) -> Path:
         if stale != target.parent:
             shutil.rmtree(stale, ignore_errors=True)
     return target
+
+
+def loads(game: str, path: Path) -> bool:
+    """Whether the extension at `path` loads and holds its search: tried in a child, since
+    a damaged file may crash the process that loads it."""
+    code = ("import importlib.util, sys\n"
+            "spec = importlib.util.spec_from_file_location(sys.argv[1], sys.argv[2])\n"
+            "module = importlib.util.module_from_spec(spec)\n"
+            "spec.loader.exec_module(module)\n"
+            "module.negamax\n")
+    try:
+        return subprocess.run([sys.executable, "-c", code, compiled.module_name(game),
+                               str(path)], capture_output=True, timeout=120).returncode == 0
+    except subprocess.TimeoutExpired:
+        return False
 
 
 def _compile(game: str, kernels: Kernels, directory: Path, quiet: bool) -> None:

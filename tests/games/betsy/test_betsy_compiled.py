@@ -127,3 +127,16 @@ def test_cold_course_command_thinks_with_the_compiled_search(built):
     legal = rules.Betsy().answers(rules.start_position())
     assert result.stdout.splitlines() and all(line in legal
                                               for line in result.stdout.splitlines())
+
+
+def test_a_damaged_extension_is_built_again(built):
+    """A damaged file (a disk error, a copy cut short) is not taken for a build: `aviary
+    warmup` builds it again, and the rebuilt one loads. Last in this module: it leaves a
+    good extension behind for the tests that follow."""
+    good = built.read_bytes()
+    damaged = built.with_name("damaged")
+    damaged.write_bytes(good[: len(good) // 3])
+    os.replace(damaged, built)  # a new file: this process still maps the old one
+    assert not aot.loads(compiled.GAME, built)
+    path = aot.build(compiled.GAME, engine.KERNELS)
+    assert path == built and aot.loads(compiled.GAME, path)
