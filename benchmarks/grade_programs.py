@@ -3,9 +3,10 @@
 The programs are a folder of submissions (FOLDER/NAME/PROGRAM, as a course collects
 them: each graded by its folder's name) plus the course command and the random mover.
 The course's skeleton reads SECONDS with `int()`, so below 1 s its programs crash on
-every move; `--round-seconds-up` calls each through a two-line shell script beside a
-copy of it that hands it SECONDS rounded up (the arena still cuts it off at SECONDS
-plus the grace).
+every move; `--round-seconds-up` calls each program, and the course command with them
+(so that all play by one clock), through a short shell script that hands it SECONDS
+(its last argument) rounded up; the arena still cuts every one off at SECONDS plus the
+grace, and takes the last line it printed by then.
 Each run is one `aviary grade` (in the sandbox, as course staff run it), into its own
 folder; the two runs use different openings (`--seed`). Printed, and written to
 `--record` as JSON with the date, commit, machine and load: each program's Elo and
@@ -50,9 +51,18 @@ def grade(players: list[str], args: Any, out: Path, seed: int) -> tuple[dict[str
 
 
 WRAPPER = """#!/bin/sh
-# the course skeleton reads SECONDS with int(): hand it SECONDS rounded up
-exec "{python}" "$(dirname "$0")/{program}" "$1" "$2" "$3" \\
-    "$(awk -v s="$4" 'BEGIN {{ print (s == int(s)) ? s : int(s) + 1 }}')"
+# the course skeleton reads SECONDS with int(): hand the program SECONDS (its last
+# argument) rounded up
+count=$#
+for word in "$@"; do last=$word; done
+up=$(awk -v s="$last" 'BEGIN {{ print (s == int(s)) ? s : int(s) + 1 }}')
+index=0
+for word in "$@"; do
+    index=$((index + 1))
+    if [ "$index" -lt "$count" ]; then set -- "$@" "$word"; else set -- "$@" "$up"; fi
+done
+shift "$count"
+exec {command} "$@"
 """
 
 
@@ -64,11 +74,18 @@ def wrapped(programs: list[Path], out: Path) -> list[str]:
         if folder.exists():
             shutil.rmtree(folder)
         shutil.copytree(program.parent, folder)
-        script = folder / "run.sh"
-        script.write_text(WRAPPER.format(python=sys.executable, program=program.name))
-        script.chmod(0o755)
-        players.append(f"{program.parent.name}={script}")
+        players.append(f"{program.parent.name}="
+                       + script(folder, f'"{sys.executable}" "$(dirname "$0")/{program.name}"'))
     return players
+
+
+def script(folder: Path, command: str) -> str:
+    """`folder/run.sh`: `command` called through `WRAPPER`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "run.sh"
+    path.write_text(WRAPPER.format(command=command))
+    path.chmod(0o755)
+    return str(path)
 
 
 def inside(value: float | None, low: float | None, high: float | None) -> bool:
@@ -97,14 +114,19 @@ def main() -> int:
     parser.add_argument("--out", type=Path, required=True, help="run1/ and run2/ go here")
     parser.add_argument("--record", type=Path, help="write the figures here as JSON")
     parser.add_argument("--round-seconds-up", action="store_true",
-                        help="call each program with SECONDS rounded up (see above)")
+                        help="call each program and the course command with SECONDS "
+                             "rounded up (see above)")
     args = parser.parse_args()
     programs = sorted(args.folder.glob(f"*/{args.program}"))
     if not programs:
         raise UsageError(f"no {args.program} in the folders of {args.folder}")
-    course = f"course={Path(sys.executable).parent / 'aviary'} {args.game}"
-    submissions = (wrapped(programs, args.out / "programs") if args.round_seconds_up
-                   else [str(program) for program in programs])
+    aviary = f'"{Path(sys.executable).parent / "aviary"}" {args.game}'
+    if args.round_seconds_up:
+        submissions = wrapped(programs, args.out / "programs")
+        course = "course=" + script(args.out / "programs" / "course", aviary)
+    else:
+        submissions = [str(program) for program in programs]
+        course = f"course={aviary}"
     players = [*submissions, course, "random=aviary:random"]
     runs = []
     for number, seed in ((1, 1), (2, 2)):

@@ -65,3 +65,19 @@ def test_a_bad_argument_is_one_line_and_status_2(script: str, arguments: list[st
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith(f"{script}: ") and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(("seconds", "handed"), [("0.5", "1"), ("2", "2"), ("2.01", "3")])
+def test_the_grade_wrapper_hands_seconds_rounded_up_and_the_rest_unchanged(
+        tmp_path: Path, seconds: str, handed: str) -> None:
+    """benchmarks/grade_programs.py calls every graded program, the course command
+    included, through one shell script, so that all play by one clock."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import grade_programs
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    wrapper = grade_programs.script(tmp_path / "course", "printf '%s|'")
+    said = subprocess.run([wrapper, "8", "w", "a board with spaces", seconds],
+                          capture_output=True, text=True, timeout=30, check=True).stdout
+    assert said == f"8|w|a board with spaces|{handed}|"
