@@ -3,10 +3,14 @@
 The programs are a folder of submissions (FOLDER/NAME/PROGRAM, as a course collects
 them: each graded by its folder's name) plus the course command and the random mover.
 The course's skeleton reads SECONDS with `int()`, so below 1 s its programs crash on
-every move; `--round-seconds-up` calls each program, and the course command with them
-(so that all play by one clock), through a short shell script that hands it SECONDS
-(its last argument) rounded up; the arena still cuts every one off at SECONDS plus the
-grace, and takes the last line it printed by then.
+every move; `--round-seconds-up` calls each program through a short shell script that
+hands it SECONDS (its last argument) rounded up. The arena still cuts it off at SECONDS
+plus the grace and takes the last line it printed by then, so such a program thinks
+until the cut-off. The course command is called as course staff would call it, with
+SECONDS as given, and exits `exit_margin` before them: the rounding favours the public
+programs, never the course command. (Handed 1 s and cut off at 0.75 s, the course
+command would be killed on every move and, on a busy machine, sometimes before its
+first line: tried on 2026-12-06, 5 of its 12 games lost on time.)
 Each run is one `aviary grade` (in the sandbox, as course staff run it), into its own
 folder; the two runs use different openings (`--seed`). Printed, and written to
 `--record` as JSON with the date, commit, machine and load: each program's Elo and
@@ -114,19 +118,14 @@ def main() -> int:
     parser.add_argument("--out", type=Path, required=True, help="run1/ and run2/ go here")
     parser.add_argument("--record", type=Path, help="write the figures here as JSON")
     parser.add_argument("--round-seconds-up", action="store_true",
-                        help="call each program and the course command with SECONDS "
-                             "rounded up (see above)")
+                        help="call each program with SECONDS rounded up (see above)")
     args = parser.parse_args()
     programs = sorted(args.folder.glob(f"*/{args.program}"))
     if not programs:
         raise UsageError(f"no {args.program} in the folders of {args.folder}")
-    aviary = f'"{Path(sys.executable).parent / "aviary"}" {args.game}'
-    if args.round_seconds_up:
-        submissions = wrapped(programs, args.out / "programs")
-        course = "course=" + script(args.out / "programs" / "course", aviary)
-    else:
-        submissions = [str(program) for program in programs]
-        course = f"course={aviary}"
+    course = f"course={Path(sys.executable).parent / 'aviary'} {args.game}"
+    submissions = (wrapped(programs, args.out / "programs") if args.round_seconds_up
+                   else [str(program) for program in programs])
     players = [*submissions, course, "random=aviary:random"]
     runs = []
     for number, seed in ((1, 1), (2, 2)):

@@ -70,8 +70,8 @@ def test_a_bad_argument_is_one_line_and_status_2(script: str, arguments: list[st
 @pytest.mark.parametrize(("seconds", "handed"), [("0.5", "1"), ("2", "2"), ("2.01", "3")])
 def test_the_grade_wrapper_hands_seconds_rounded_up_and_the_rest_unchanged(
         tmp_path: Path, seconds: str, handed: str) -> None:
-    """benchmarks/grade_programs.py calls every graded program, the course command
-    included, through one shell script, so that all play by one clock."""
+    """benchmarks/grade_programs.py calls course programs (whose skeleton reads SECONDS
+    with int()) through one shell script that rounds SECONDS, their last argument, up."""
     sys.path.insert(0, str(BENCHMARKS))
     try:
         import grade_programs
