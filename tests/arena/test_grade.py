@@ -186,6 +186,22 @@ def test_calibrate_writes_a_ladder_that_show_prints_and_the_same_command_goes_on
     assert other.returncode == 2 and "other levels" in other.stderr
 
 
+def test_a_calibration_whose_games_were_all_drawn_writes_no_ladder(tmp_path):
+    """Levels that only ever draw (a game whose board locks up before anyone can win)
+    would fit at 0 +- 0 each, "precise" and meaningless: the calibration says so and
+    writes no file. Here every game ends at the ply limit, before anyone can win."""
+    out = tmp_path / "ladder.json"
+    done = aviary("ladder", "calibrate", *PIKACHU, "--file", str(out), "--db",
+                  str(tmp_path / "calibration.sqlite"), "--levels", "aviary:random",
+                  "aviary:engine?nodes=20&time=30", "--max-plies", "6", "--max-games", "4",
+                  "--jobs", "1")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines()[-1].endswith(
+        "all 4 of its games were drawn, so its levels cannot be told apart: there is no "
+        "ladder to write")
+    assert not out.exists()
+
+
 def test_grade_places_players_in_order_writes_its_files_and_reports_who_cannot_run(
         tmp_path, calibrated):
     ladder_file = calibrated

@@ -199,6 +199,9 @@ def fit(store: Store, resamples: int = 300) -> Ladder:
     pairs = pairs_of(stored)
     if not pairs:
         raise UsageError(f"{store.path} holds no calibration game yet")
+    if all_drawn(stored):
+        raise UsageError(f"{store.path}: all {len(stored)} of its games were drawn, so its "
+                         "levels cannot be told apart: there is no ladder to write")
     centre, draws = anchored_fits(names, pairs, ANCHOR, resamples)
     played = {name: 0 for name in names}
     for row in stored:
@@ -231,6 +234,13 @@ def fit(store: Store, resamples: int = 300) -> Ladder:
         "code": sorted({row.code for row in stored if row.code}),
     }
     return Ladder(game.name, dict(game.settings), tuple(levels), calibration)
+
+
+def all_drawn(games: Sequence[StoredGame]) -> bool:
+    """Whether every game was drawn: then each level scores exactly half against every
+    other, resampling finds no spread, and a fit would put every level at 0 +- 0 (as in a
+    game whose board locks up before anyone can win)."""
+    return all(game.result == 0.5 for game in games)
 
 
 def precise_enough(ladder: Ladder, target: float) -> bool:

@@ -117,6 +117,8 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
         done = len(store.finished_ids())
         if done % CHECK_EVERY or not done:
             return None
+        if ladder.all_drawn(store.games()):
+            return f"all of the first {done} games drawn"  # the fit below says so
         fitted = ladder.fit(store, resamples=100)
         ladder.write(fitted, out)
         if ladder.precise_enough(fitted, args.target):
