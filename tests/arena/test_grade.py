@@ -202,6 +202,18 @@ def test_a_calibration_whose_games_were_all_drawn_writes_no_ladder(tmp_path):
     assert not out.exists()
 
 
+def test_a_configuration_that_cannot_have_a_ladder_says_why():
+    """IJK's handout variant: its calibration games all ended in a dead board, and the
+    package says so (`ladders/KEY.none`) rather than offering a calibration that would
+    end the same way."""
+    for command in (("ladder", "show"), ("grade", "aviary:random")):
+        done = aviary(*command, "--game", "ijk", "--option", "variant=handout")
+        assert done.returncode == 2
+        said = done.stderr.strip().splitlines()
+        assert len(said) == 1 and "ijk mode=det,variant=handout has no ladder: " in said[0]
+        assert "dead board" in said[0] and "calibrate one" not in said[0]
+
+
 def test_grade_places_players_in_order_writes_its_files_and_reports_who_cannot_run(
         tmp_path, calibrated):
     ladder_file = calibrated

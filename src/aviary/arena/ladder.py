@@ -131,8 +131,14 @@ def path(game: Game[Any, Any]) -> Path:
 
 
 def load(game: Game[Any, Any]) -> Ladder:
-    """`game`'s packaged ladder; UsageError naming the command that makes it."""
+    """`game`'s packaged ladder; UsageError naming the command that makes it, or why the
+    configuration has none (`ladders/KEY.none`: a calibration found its levels cannot be
+    told apart)."""
     where = path(game)
+    impossible = where.with_suffix(".none")
+    if not where.is_file() and impossible.is_file():
+        raise UsageError(f"{game.name} {key(game)} has no ladder: "
+                         + " ".join(impossible.read_text().split()))
     if not where.is_file():
         raise UsageError(f"no ladder for {game.name} {key(game)}: calibrate one with "
                          f"`aviary ladder calibrate --game {game.name}"
