@@ -202,6 +202,21 @@ def test_a_calibration_whose_games_were_all_drawn_writes_no_ladder(tmp_path):
     assert not out.exists()
 
 
+def test_a_ladder_whose_games_mostly_reached_the_ply_limit_says_to_raise_it(capsys):
+    """Games cut off at --max-plies count as draws, which pulls levels together (IJK's
+    course variant with random tiles: 246 of 252 games reached 2,000 plies)."""
+    from aviary.arena.ladder_command import print_ladder
+
+    levels = (ladder.Level("L0", "aviary:random"), ladder.Level("L1", "aviary:engine", 5.0))
+    for limited, said in ((1, False), (5, True)):
+        shown = ladder.Ladder("ijk", {}, levels, {"games": 10, "ply_limit_draws": limited,
+                                                   "max_plies": 2000})
+        print_ladder(shown)
+        out = " ".join(capsys.readouterr().out.split())
+        assert (f"{limited} of 10 games reached the ply limit (2000)" in out) == said
+        assert ("higher --max-plies" in out) == said
+
+
 def test_a_configuration_that_cannot_have_a_ladder_says_why():
     """IJK's handout variant: its calibration games all ended in a dead board, and the
     package says so (`ladders/KEY.none`) rather than offering a calibration that would

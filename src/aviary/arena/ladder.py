@@ -34,6 +34,7 @@ import numpy as np
 from aviary.arena import provenance
 from aviary.arena.players import PlayerSpec
 from aviary.arena.ratings import anchored_fits
+from aviary.arena.referee import DRAW_BY_PLY_LIMIT
 from aviary.arena.schedule import Config
 from aviary.arena.store import Store, StoredGame
 from aviary.errors import UsageError
@@ -237,6 +238,7 @@ def fit(store: Store, resamples: int = 300) -> Ladder:
         "load": [min(loads), max(loads)] if loads else None,
         "max_plies": config.max_plies, "opening_plies": config.opening_plies,
         "seed": config.seed, "mode": config.mode, "anchor": ANCHOR,
+        "ply_limit_draws": sum(row.reason == DRAW_BY_PLY_LIMIT for row in stored),
         "code": sorted({row.code for row in stored if row.code}),
     }
     return Ladder(game.name, dict(game.settings), tuple(levels), calibration)

@@ -32,6 +32,7 @@ from aviary.games.base import Game
 CHECK_EVERY = 100  # games between fits (and rewrites of the ladder file)
 MAX_GAMES = 20000
 TARGET = 30.0
+PLY_LIMITED = 0.1  # a larger share of games cut off at --max-plies is said
 
 
 def _parser() -> ArgumentParser:
@@ -212,3 +213,8 @@ def print_ladder(shown: ladder.Ladder) -> None:
     uneven = ladder.steps_outside(shown)
     if uneven:
         console.print(f"steps outside 50-250 Elo: {', '.join(uneven)}", highlight=False)
+    limited, games = about.get("ply_limit_draws") or 0, about.get("games") or 0
+    if games and limited > PLY_LIMITED * games:
+        console.print(f"{limited} of {games} games reached the ply limit "
+                      f"({about.get('max_plies')}) and count as draws, which makes levels "
+                      "look alike: calibrate again with a higher --max-plies", highlight=False)
