@@ -136,11 +136,11 @@ def load(game: Game[Any, Any]) -> Ladder:
     configuration has none (`ladders/KEY.none`: a calibration found its levels cannot be
     told apart)."""
     where = path(game)
-    impossible = where.with_suffix(".none")
-    if not where.is_file() and impossible.is_file():
-        raise UsageError(f"{game.name} {key(game)} has no ladder: "
-                         + " ".join(impossible.read_text().split()))
     if not where.is_file():
+        impossible = where.with_suffix(".none")
+        if impossible.is_file():
+            raise UsageError(f"{game.name} {key(game)} has no ladder: "
+                             + " ".join(impossible.read_text().split()))
         raise UsageError(f"no ladder for {game.name} {key(game)}: calibrate one with "
                          f"`aviary ladder calibrate --game {game.name}"
                          + "".join(f" --option {part}" for part in key(game).split(",")

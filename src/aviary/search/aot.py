@@ -119,14 +119,12 @@ def build(game: str, kernels: Kernels, *, quiet: bool = True) -> Path:
 def loads(game: str, path: Path) -> bool:
     """Whether the extension at `path` loads and holds its search: tried in a child, since
     a damaged file may crash the process that loads it."""
-    code = ("import importlib.util, sys\n"
-            "spec = importlib.util.spec_from_file_location(sys.argv[1], sys.argv[2])\n"
-            "module = importlib.util.module_from_spec(spec)\n"
-            "spec.loader.exec_module(module)\n"
-            "module.negamax\n")
+    code = ("import sys\nfrom pathlib import Path\n"
+            "from aviary.search.compiled import load_module\n"
+            "load_module(sys.argv[1], Path(sys.argv[2])).negamax\n")
     try:
-        return subprocess.run([sys.executable, "-c", code, compiled.module_name(game),
-                               str(path)], capture_output=True, timeout=120).returncode == 0
+        return subprocess.run([sys.executable, "-c", code, game, str(path)],
+                              capture_output=True, timeout=120).returncode == 0
     except subprocess.TimeoutExpired:
         return False
 

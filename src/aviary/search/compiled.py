@@ -104,12 +104,18 @@ def load(game: str) -> CompiledSearch | None:
         _loaded[game] = None
         path = extension_path(game)
         if path.is_file():
-            spec = importlib.util.spec_from_file_location(module_name(game), path)
-            if spec is not None and spec.loader is not None:
-                try:
-                    module = importlib.util.module_from_spec(spec)
-                    spec.loader.exec_module(module)
-                except (ImportError, OSError):
-                    return None  # a damaged file: the JIT search answers
-                _loaded[game] = CompiledSearch(module)
+            try:
+                _loaded[game] = CompiledSearch(load_module(game, path))
+            except (ImportError, OSError):
+                return None  # a damaged file: the JIT search answers
     return _loaded[game]
+
+
+def load_module(game: str, path: Path) -> ModuleType:
+    """The extension module of `game` in file `path`, loaded (ImportError if it cannot be)."""
+    spec = importlib.util.spec_from_file_location(module_name(game), path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"not an extension module: {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
