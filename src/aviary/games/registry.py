@@ -211,8 +211,9 @@ GAMES: dict[str, GameSpec] = {
             "Fox, Geese and Elephants: foxes jump geese on the 33-point cross",
             engines={"depth2": "aviary.games.foxgeese.depth2:make_engine"},
             tables="aviary.games.foxgeese.odds:probe",
+            compiled="aviary.games.foxgeese.compiled:make_engine",
             warmup=("aviary.games.foxgeese.depth2", "aviary.games.foxgeese.endgame",
-                    "aviary.games.foxgeese.odds"),
+                    "aviary.games.foxgeese.odds", "aviary.games.foxgeese.compiled"),
             deep_warmup=("aviary.games.foxgeese.odds",),
         ),
         board_game(

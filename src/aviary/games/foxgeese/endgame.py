@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 COUNTS = (4, 5, 6)  # geese against the one fox
 Use = TableUse
 _SOURCES = ("aviary.games.foxgeese.rules", "aviary.games.foxgeese.shapes",
-            "aviary.games.foxgeese.kernels", "aviary.games.foxgeese.endgame_kernels",
+            "aviary.games.foxgeese.layout", "aviary.games.foxgeese.kernels",
+            "aviary.games.foxgeese.endgame_kernels",
             "aviary.search.retrograde")  # a table's key digests the code that builds it
 
 

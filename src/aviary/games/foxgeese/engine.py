@@ -62,8 +62,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from aviary.games.engine import Engine, Searcher
-from aviary.games.foxgeese import kernels, odds, quick, rules
+from aviary.games.engine import Engine
+from aviary.games.foxgeese import kernels, odds, quick, rules, searcher
 from aviary.games.foxgeese.kernels import (
     ELEPHANTS,
     FOXES,
@@ -305,27 +305,10 @@ def make_textbook(game: rules.FoxGeese) -> Textbook[rules.Position, rules.Move]:
     return Textbook(game, FoxGeeseSearcher(), TEXTBOOK_KERNELS)
 
 
-class FoxGeeseSearcher(Searcher[rules.Position, rules.Move]):
-    """Positions as kernel arrays; one workspace serves every variant."""
+class FoxGeeseSearcher(searcher.FoxGeeseSearcher):
+    """The shared Fox-Geese searcher (`searcher.py`) on numba's kernels."""
 
     kernels = KERNELS
-
-    def state_array(self, state: rules.Position) -> np.ndarray | None:
-        return kernels.search_state(state)
-
-    def move(self, state: rules.Position, code: int) -> rules.Move:
-        return kernels.decode(code)
-
-    def shape(self, state: rules.Position) -> tuple[str, int]:
-        # scores carry the searching side's contempt: one transposition table per side
-        return state.player, kernels.MAX_MOVES
-
-    def key(self, state: rules.Position) -> int | None:
-        array = self.state_array(state)
-        return None if array is None else int(array[kernels.KEY_SLOT])
-
-    def kernel_moves(self, state: rules.Position) -> list[rules.Move] | None:
-        return kernels.legal_moves(state)
 
 
 def make_engine(game: rules.FoxGeese) -> Engine[rules.Position, rules.Move]:

@@ -1,14 +1,14 @@
 """Fox, Geese and Elephants as numba kernels over one int64 array: the speed behind `rules.py`.
 
-The 49 grid points fit one int64 bitboard per kind of piece (bit `r * 7 + c`),
-plus one of the points still open (the cross, less any closed arm). The state
-array (layout below) also holds the side to move, the ply counter, the shrink
-option and an incrementally updated Zobrist key. `make` plays a move *with* its
-consequences (trapped foxes and pinched elephants removed, an arm closed at a
-round's end), so it saves the four bitboards and the key on a small undo stack
-inside the array and returns the stack slot; `unmake` restores them. Kernels
-follow the contract of `aviary.search.alphabeta`; `tests/games/foxgeese` checks them
-move-for-move and perft-for-perft against `rules.py`.
+The state array (one int64 bitboard per kind of piece and one of the points still
+open, the side to move, the ply counter, the shrink option, an incrementally updated
+Zobrist key and an undo stack) and the move codes are laid out in `layout.py`, which
+is plain Python; this module re-exports it and compiles the layout function its
+kernels call. `make` plays a move *with* its consequences (trapped foxes and pinched
+elephants removed, an arm closed at a round's end), so it saves the four bitboards and
+the key on the undo stack inside the array and returns the stack slot; `unmake`
+restores them. Kernels follow the contract of `aviary.search.alphabeta`;
+`tests/games/foxgeese` checks them move-for-move and perft-for-perft against `rules.py`.
 
 Move: `start | end << 10`; a jump is a move of two points, the goose between.
 """
@@ -18,102 +18,47 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from aviary.games.foxgeese import rules
+from aviary.games.foxgeese import layout, rules
+from aviary.games.foxgeese.layout import (  # noqa: F401 - re-exported: the layout
+    ARM_MASKS,
+    BEYOND,
+    CROSS,
+    ELEPHANTS,
+    FOXES,
+    FRAME,
+    GEESE,
+    KEY_SLOT,
+    MAX_MOVES,
+    NEXT,
+    OPEN,
+    PLY_SLOT,
+    POINTS,
+    ROOT_PLY,
+    ROOT_SIDE,
+    SHRINK,
+    SIDE_SLOT,
+    SIZE,
+    SP,
+    STACK,
+    STACK_DEPTH,
+    STATE_SIZE,
+    ZOBRIST,
+    ZOBRIST_ARM,
+    ZOBRIST_SIDE,
+    board_from_state,
+    decode,
+    encode,
+    position_from_state,
+    search_state,
+    state_from_position,
+)
 from aviary.search.alphabeta import MATE, NOT_OVER
 from aviary.search.kernels import push
 
-SIZE = rules.SIZE
-SIDE_SLOT, KEY_SLOT, PLY_SLOT, FOXES, GEESE, ELEPHANTS, OPEN, SHRINK, SP, ROOT_SIDE, ROOT_PLY = (
-    range(11))
-STACK = 16  # undo stack: STACK_DEPTH frames of FRAME values
-FRAME = 5  # foxes, geese, elephants, open, key
-STACK_DEPTH = 200  # deeper than the search's MAX_PLY (96) and any perft we run
-STATE_SIZE = STACK + FRAME * STACK_DEPTH
-MAX_MOVES = 64  # at most 13 pieces x 4 directions
 MOVE_LIMIT = rules.MOVE_LIMIT
 
-POINTS = np.array(rules.POINTS, dtype=np.int64)
-# NEXT[p, d]: the point next to p in direction d (up, down, left, right) on the cross, or -1;
-# BEYOND[p, d]: the point after that, or -1
-NEXT = np.full((rules.CELLS, 4), -1, dtype=np.int64)
-BEYOND = np.full((rules.CELLS, 4), -1, dtype=np.int64)
-for _p in rules.POINTS:
-    _r, _c = divmod(_p, SIZE)
-    for _d, (_dr, _dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
-        for _k, _table in ((1, NEXT), (2, BEYOND)):
-            _q = (_r + _k * _dr) * SIZE + _c + _k * _dc
-            if 0 <= _r + _k * _dr < SIZE and 0 <= _c + _k * _dc < SIZE and _q not in rules.CORNERS:
-                _table[_p, _d] = _q
-        if NEXT[_p, _d] < 0:
-            BEYOND[_p, _d] = -1
-ARM_MASKS = np.array([sum(1 << p for p in arm) for _, arm in rules.ARMS], dtype=np.int64)
-CROSS = np.int64(sum(1 << p for p in rules.POINTS))
-
-_rng = np.random.default_rng(20261123)
-ZOBRIST = _rng.integers(1, 2**62, size=(3, rules.CELLS), dtype=np.int64)  # fox, goose, elephant
-ZOBRIST_ARM = _rng.integers(1, 2**62, size=4, dtype=np.int64)  # arm closed
-ZOBRIST_SIDE = np.int64(_rng.integers(1, 2**62))
-
-
-def state_from_position(position: rules.Position) -> np.ndarray:
-    """The kernel state array of `position`."""
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    state[SIDE_SLOT] = 1 if position.player == "f" else -1
-    state[PLY_SLOT] = position.ply
-    state[SHRINK] = int(position.shrink)
-    for point, char in enumerate(position.board):
-        bit = np.int64(1) << np.int64(point)
-        if char == rules.FOX:
-            state[FOXES] |= bit
-        elif char == rules.GOOSE:
-            state[GEESE] |= bit
-        elif char == rules.ELEPHANT:
-            state[ELEPHANTS] |= bit
-        if char != rules.HOLE:
-            state[OPEN] |= bit
-    state[KEY_SLOT] = full_key(state)
-    return state
-
-
-def search_state(position: rules.Position) -> np.ndarray:
-    """The state array for a search by the player to move (whose contempt, which move)."""
-    state = state_from_position(position)
-    state[ROOT_SIDE] = state[SIDE_SLOT]
-    state[ROOT_PLY] = position.ply
-    return state
-
-
-def board_from_state(state: np.ndarray) -> str:
-    cells = []
-    for point in range(rules.CELLS):
-        bit = 1 << point
-        if int(state[FOXES]) & bit:
-            cells.append(rules.FOX)
-        elif int(state[GEESE]) & bit:
-            cells.append(rules.GOOSE)
-        elif int(state[ELEPHANTS]) & bit:
-            cells.append(rules.ELEPHANT)
-        elif int(state[OPEN]) & bit:
-            cells.append(rules.EMPTY)
-        else:
-            cells.append(rules.HOLE)
-    return "".join(cells)
-
-
-def position_from_state(state: np.ndarray) -> rules.Position:
-    return rules.Position(board_from_state(state), "f" if state[SIDE_SLOT] > 0 else "g",
-                          int(state[PLY_SLOT]), bool(state[SHRINK]))
-
-
-def encode(move: rules.Move) -> int:
-    return move.start | move.end << 10
-
-
-def decode(move: int) -> rules.Move:
-    start, end = move & 1023, (move >> 10) & 1023
-    if abs(end - start) in (2, 2 * SIZE):
-        return rules.Move(start, end, (start + end) // 2)
-    return rules.Move(start, end)
+# the layout's function the kernels call, compiled
+_key_of = njit(cache=True, nogil=True)(layout.key_of)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -128,26 +73,6 @@ def popcount(mask):
         mask &= mask - 1
         count += 1
     return count
-
-
-@njit(cache=True, nogil=True)
-def _key_of(foxes, geese, elephants, open_, side):
-    key = np.int64(0)
-    for i in range(POINTS.shape[0]):
-        p = POINTS[i]
-        b = bit(p)
-        if foxes & b:
-            key ^= ZOBRIST[0, p]
-        elif geese & b:
-            key ^= ZOBRIST[1, p]
-        elif elephants & b:
-            key ^= ZOBRIST[2, p]
-    for arm in range(4):
-        if (open_ & ARM_MASKS[arm]) == 0:
-            key ^= ZOBRIST_ARM[arm]
-    if side < 0:
-        key ^= ZOBRIST_SIDE
-    return key
 
 
 @njit(cache=True, nogil=True)

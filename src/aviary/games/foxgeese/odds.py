@@ -46,7 +46,8 @@ DISCOUNT = 0.98  # per fox move
 ROUNDS = 300  # value-iteration steps: DISCOUNT ** 300 ~ 0.002, beyond what the play needs
 SCALE = 32767  # odds are stored as int16, 0..SCALE
 _SOURCES = ("aviary.games.foxgeese.odds_kernels", "aviary.games.foxgeese.depth2",
-            "aviary.games.foxgeese.kernels", "aviary.games.foxgeese.endgame_kernels",
+            "aviary.games.foxgeese.layout", "aviary.games.foxgeese.kernels",
+            "aviary.games.foxgeese.endgame_kernels",
             "aviary.games.foxgeese.shapes", "aviary.games.foxgeese.rules",
             "aviary.search.retrograde")
 
