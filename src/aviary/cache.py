@@ -33,9 +33,15 @@ if TYPE_CHECKING:  # zipfile and the rest are imported where used: a command tha
 
 
 def cache_dir() -> Path:
+    """`AVIARY_CACHE_DIR`, else the user's cache folder: on Linux the XDG rule platformdirs
+    follows, read here without importing it (an engine child loading its tables or
+    its compiled search waits for this; platformdirs took 7 ms of it)."""
     override = os.environ.get("AVIARY_CACHE_DIR")
     if override:
         return Path(override)
+    if sys.platform.startswith("linux"):
+        base = os.environ.get("XDG_CACHE_HOME", "").strip()
+        return (Path(base) if os.path.isabs(base) else Path.home() / ".cache") / "aviary"
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("aviary"))

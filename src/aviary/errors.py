@@ -7,10 +7,9 @@ traceback for something they typed.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 
 class UsageError(Exception):
@@ -25,11 +24,33 @@ class NoMoveError(Exception):
     exit_status = 1
 
 
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse that reports errors as one `UsageError` line instead of usage + exit."""
+if TYPE_CHECKING:
+    import argparse
 
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message} (see --help)")
+    class ArgumentParser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn: ...
+
+
+def _argument_parser() -> type:
+    import argparse
+
+    class ArgumentParser(argparse.ArgumentParser):
+        """argparse that reports errors as one `UsageError` line instead of usage + exit."""
+
+        def error(self, message: str) -> NoReturn:
+            raise UsageError(f"{self.prog}: {message} (see --help)")
+
+    return ArgumentParser
+
+
+def __getattr__(name: str) -> Any:
+    """`ArgumentParser`, made on first use: a course command, which parses its arguments
+    by hand, never imports argparse (it is on the way to the engine's first answer)."""
+    if name == "ArgumentParser":
+        made = _argument_parser()
+        globals()[name] = made
+        return made
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @contextmanager

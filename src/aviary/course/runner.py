@@ -118,7 +118,7 @@ def _think(name: str, settings: dict[str, Any], request_fd: int, answers_fd: int
     game's earlier positions, then read its request on `request_fd` and serve it
     (`engine_host.serve`: each deeper search's answer, a JSON line on `answers_fd`)."""
     _trace("forked")
-    host.without_scipy()
+    host.as_engine_process()
     loaded = _load_engine(name, settings)
     with os.fdopen(request_fd, "rb") as pipe:
         line = pipe.readline()

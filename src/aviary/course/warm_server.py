@@ -36,7 +36,6 @@ that goes away stops its search within WATCH_SECONDS (`_watch`).
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import fcntl
 import hashlib
@@ -46,7 +45,6 @@ import select
 import signal
 import socket
 import stat
-import subprocess
 import sys
 import threading
 import time
@@ -55,7 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from aviary.course import engine_host as host
-from aviary.errors import ArgumentParser, UsageError
+from aviary.errors import UsageError
 
 IDLE_MINUTES = 30.0
 AUTO_IDLE_MINUTES = 10.0  # a server a course command started stops sooner
@@ -215,6 +213,8 @@ def start_detached(lock: int | None, game: str, settings: dict[str, Any],
     if theirs is not None:
         command += ["--connection-fd", str(theirs.fileno())]
         passed.append(theirs.fileno())
+    import subprocess  # here: only the command that starts a server needs it
+
     try:
         subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL, start_new_session=True,
@@ -474,7 +474,7 @@ def _start(idle_minutes: float, foreground: bool, preload: bool, started_by: str
         print("a warm engine server is already running or starting", file=sys.stderr)
         return _exit(0, foreground)
     _own(held, "starting")  # `aviary warm stop` finds it by this pid while it starts
-    host.without_scipy()
+    host.as_engine_process()
     try:
         server = Server(idle_minutes, started_by)
         if connection is not None:
@@ -555,6 +555,10 @@ def _last_log(directory: Path) -> str:
 
 
 def main(argv: list[str]) -> int:
+    import argparse
+
+    from aviary.errors import ArgumentParser
+
     parser = ArgumentParser(prog="aviary warm", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
     start = commands.add_parser("start", help="start the server in the background")
