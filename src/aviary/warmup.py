@@ -47,8 +47,9 @@ def warm(name: str) -> None:
 
 
 def byte_compile() -> bool:
-    """Write the bytecode of aviary's modules beside them (`__pycache__`); False where that
-    folder cannot be written (an install Python compiled already, as pip's is).
+    """Write the bytecode of aviary's modules beside them (`__pycache__`) where it is missing
+    or stale; False where it is and cannot be written (pip compiles an install's bytecode
+    as it installs it; an editable install's is written here).
 
     Python compiles a module it finds no bytecode for at every start where it may not
     write it: under PYTHONDONTWRITEBYTECODE, and in the arena's sandbox, which mounts
