@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import compileall
 import importlib
+import py_compile
 import time
 from pathlib import Path
 
@@ -57,7 +58,11 @@ def byte_compile() -> bool:
     in the sandbox forked its engine child at 0.115 s (median of 8) without it, at 0.07 s
     with it (2026-12-06).
     """
-    return bool(compileall.compile_dir(str(Path(aviary.__file__).parent), quiet=2))
+    # checked by timestamp, as Python writes it itself (SOURCE_DATE_EPOCH would make
+    # compileall hash every source file at every import instead)
+    return bool(compileall.compile_dir(
+        str(Path(aviary.__file__).parent), quiet=2,
+        invalidation_mode=py_compile.PycInvalidationMode.TIMESTAMP))
 
 
 def main(argv: list[str]) -> int:
