@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import compileall
 import os
-import random
 import re
 import statistics
 import subprocess
@@ -35,22 +34,11 @@ from aviary.arena import isolation
 from aviary.arena.sandbox import Limits, clean_environment, run_program
 from aviary.errors import ArgumentParser, UsageError
 from aviary.games import registry
+from course_startup import positions
 from script import run_main
 
 ANSWER = re.compile(r"^engine answer at ([\d.]+) s", re.MULTILINE)
 SPIN = "while True:\n    pass\n"
-
-
-def positions(game_name: str, count: int, seed: int) -> list[list[str]]:
-    """Course arguments (without SECONDS) of `count` positions from random short games."""
-    game = registry.make(game_name)
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        state = game.opening(rng, rng.randrange(0, 20))
-        if game.outcome(state) is None and game.legal_moves(state):
-            found.append(game.command_args(state, 1)[:-1])
-    return found
 
 
 def main() -> int:

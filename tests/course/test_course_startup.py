@@ -15,12 +15,11 @@ from aviary import cache, warmup
 from aviary.course import engine_host
 
 START8 = "........wwwwwwwwwwwwwwww................bbbbbbbbbbbbbbbb........"
-BLAS = {name: "" for name in engine_host.BLAS_THREADS}
 
 
 def threads_after_numpy(setup: str) -> int:
     """The threads of a fresh Python once it has run `setup` and imported numpy."""
-    env = {key: value for key, value in os.environ.items() if key not in BLAS}
+    env = {key: value for key, value in os.environ.items() if key not in engine_host.BLAS_THREADS}
     code = (f"{setup}\nimport numpy\n"
             "print([line.split()[1] for line in open('/proc/self/status')"
             " if line.startswith('Threads:')][0])")
