@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from aviary.arena import isolation, ladder
+from aviary.arena import grade, isolation, ladder
 from aviary.arena.games import make_game
 from aviary.arena.players import PlayerSpec
 from aviary.arena.ratings import (
@@ -94,6 +94,43 @@ def simulated_pairs(true: dict[str, float], reach: int, per_pairing: int, seed: 
                 pairs.append([(b, a, float(rng.random() < expected)),
                               (a, b, float(rng.random() > expected))])
     return pairs
+
+
+def test_simulated_grades_hold_the_true_elo_and_a_second_one_lands_inside_less_often():
+    """The staircase's intervals against model players of known Elo on the Pikachu
+    ladder, at the grade bar's budget of 12 games: about 95% of them hold the player's
+    Elo; a second grade's Elo lands inside the first one's interval less often (about
+    83%: each of the two estimates carries its own error), as a rerun check must expect."""
+    shown = ladder.available("pikachu")[0]
+    rng = random.Random(7)
+    covered = inside = placed = 0
+    for true in (300.0, 1200.0, 2200.0):
+        for _ in range(100):
+            first, second = (grade.simulate(shown, true, rng, budget=12) for _ in range(2))
+            if None in (first.elo, first.low, first.high, second.elo):
+                continue  # won or lost every game: a bound, not an interval
+            assert first.low is not None and first.high is not None and second.elo is not None
+            placed += 1
+            covered += first.low <= true <= first.high
+            inside += first.low <= second.elo <= first.high
+    assert placed >= 290
+    assert 0.91 <= covered / placed <= 0.99
+    assert 0.75 <= inside / placed <= 0.91
+
+
+def test_a_staircase_starts_in_the_middle_jumps_while_it_wins_and_then_follows_the_elo():
+    order = ["L0", "L1", "L2", "L3", "L4"]
+    elo = {"L0": 0.0, "L1": 200.0, "L2": 400.0, "L3": 600.0, "L4": 800.0}
+    assert grade.choose_level(order, elo, []) == "L2"
+    assert grade.choose_level(order, elo, [("L2", 1.0), ("L2", 1.0)]) == "L4"
+    assert grade.choose_level(order, elo, [("L2", 0.0), ("L2", 0.0)]) == "L0"
+    assert grade.choose_level(order, elo, [("L2", 1.0), ("L2", 0.0)]) == "L2"
+    # 7 of 8 against L1 and 1 of 2 against L3 place it near L3 (about 560)
+    assert grade.choose_level(order, elo, [("L1", 1.0)] * 7 + [("L1", 0.0), ("L3", 1.0),
+                                                               ("L3", 0.0)]) == "L3"
+    assert not grade.settled(order, elo, [("L4", 1.0)] * 6)
+    assert grade.settled(order, elo, [("L4", 1.0)] * grade.OFF_SCALE)  # above the ladder
+    assert grade.settled(order, elo, [("L2", 1.0), ("L2", 0.0)] * 200, target=75)
 
 
 def test_an_anchored_fit_recovers_known_strengths_with_intervals_of_the_right_size():

@@ -17,7 +17,8 @@ stored games, and games planned but not finished are played again.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import random
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -143,33 +144,57 @@ class Staircase(Schedule):
         games = player.games()
         if len(games) >= self.budget:
             return True
-        if player.busy:
-            return False
-        margin = self.placement(name).margin
-        if margin is not None and margin <= self.target:
-            return True
-        top, bottom = self.order[-1], self.order[0]
-        against_top = [score for level, score in games if level == top]
-        against_bottom = [score for level, score in games if level == bottom]
-        return ((len(against_top) >= OFF_SCALE and all(score == 1 for score in against_top))
-                or (len(against_bottom) >= OFF_SCALE
-                    and all(score == 0 for score in against_bottom)))
+        return not player.busy and settled(self.order, self.elo, games, self.target)
 
     def choose(self, player: _Player) -> str:
-        """The level of the player's next pair: the middle first; then, while it has won
-        (lost) every game, `JUMP` levels up (down) from the highest (lowest) it met; else
-        the level nearest its Elo so far."""
-        if not player.pairs:
-            return self.order[(len(self.order) - 1) // 2]
-        games = player.games()
-        met = sorted({self.order.index(level) for level, _ in games})
-        if all(score == 1 for _, score in games):
-            return self.order[min(met[-1] + JUMP, len(self.order) - 1)]
-        if all(score == 0 for _, score in games):
-            return self.order[max(met[0] - JUMP, 0)]
-        elo = self.placement(player.name).elo
-        assert elo is not None
-        return min(self.order, key=lambda level: abs(self.elo[level] - elo))
+        return choose_level(self.order, self.elo, player.games())
+
+
+def choose_level(order: Sequence[str], elo: Mapping[str, float],
+                 games: Sequence[tuple[str, float]]) -> str:
+    """The level of a player's next pair, from its games so far (level, score): the middle
+    first; then, while it has won (lost) every game, `JUMP` levels up (down) from the
+    highest (lowest) it met; else the level nearest its Elo so far."""
+    if not games:
+        return order[(len(order) - 1) // 2]
+    met = sorted({order.index(level) for level, _ in games})
+    if all(score == 1 for _, score in games):
+        return order[min(met[-1] + JUMP, len(order) - 1)]
+    if all(score == 0 for _, score in games):
+        return order[max(met[0] - JUMP, 0)]
+    placed = place([(elo[level], score) for level, score in games]).elo
+    assert placed is not None
+    return min(order, key=lambda level: abs(elo[level] - placed))
+
+
+def settled(order: Sequence[str], elo: Mapping[str, float],
+            games: Sequence[tuple[str, float]], target: float = TARGET) -> bool:
+    """Whether a player's games (level, score) place it closely enough: its interval
+    within +-`target`, or `OFF_SCALE` games all won against the top level (or all lost
+    against the bottom one). (The budget is the caller's to count.)"""
+    margin = place([(elo[level], score) for level, score in games]).margin
+    if margin is not None and margin <= target:
+        return True
+    against_top = [score for level, score in games if level == order[-1]]
+    against_bottom = [score for level, score in games if level == order[0]]
+    return ((len(against_top) >= OFF_SCALE and all(score == 1 for score in against_top))
+            or (len(against_bottom) >= OFF_SCALE and all(score == 0 for score in against_bottom)))
+
+
+def simulate(ladder: Ladder, elo: float, rng: random.Random, budget: int = BUDGET,
+             target: float = TARGET) -> Placement:
+    """The placement a grade gives a model player whose Elo on `ladder` is `elo`: it plays
+    the staircase's pairs, winning each game with the ladder's logistic chance (no draws).
+    What the intervals claim can be checked against it: how often they hold the true
+    Elo, and how often a second grade lands inside the first's interval."""
+    order = [level.name for level in ladder.levels]
+    levels = {level.name: level.elo for level in ladder.levels}
+    games: list[tuple[str, float]] = []
+    while len(games) < budget and not (games and settled(order, levels, games, target)):
+        level = choose_level(order, levels, games)
+        chance = 1 / (1 + 10 ** ((levels[level] - elo) / 400))
+        games += [(level, float(rng.random() < chance)) for _ in range(2)]
+    return place([(levels[level], score) for level, score in games])
 
 
 def _score(game: StoredGame, player: str) -> float:

@@ -571,30 +571,42 @@ def place(games: Sequence[tuple[float, float]]) -> Placement:
     """The Elo that best explains scores `games` = (opponent's Elo, score 0..1), by maximum
     likelihood (draws as half a win), and the profile-likelihood 95% interval: every Elo
     whose likelihood is within 1.92 log units of the best. A player who won every game has
-    only a lower bound (and no point estimate), one who lost every game an upper one."""
+    only a lower bound (and no point estimate), one who lost every game an upper one.
+
+    Games are tallied by opponent first (a grade meets a few levels many times), and the
+    log likelihood is summed in plain floats: a grade places its players again after every
+    pair, and a simulated grade (`aviary.arena.grade.simulate`) thousands of times."""
     if not games:
         return Placement(None, None, None)
-    opponents = np.array([game[0] for game in games], dtype=float)
-    scores = np.array([game[1] for game in games], dtype=float)
+    tally: dict[float, list[float]] = {}
+    for opponent, score in games:
+        entry = tally.setdefault(float(opponent), [0.0, 0.0])
+        entry[0] += score
+        entry[1] += 1
+    rows = [(opponent, points, count - points) for opponent, (points, count) in tally.items()]
 
     def loglik(elo: float) -> float:
-        p = 1 / (1 + np.exp(-_K * (elo - opponents)))
-        p = np.clip(p, 1e-300, 1 - 1e-16)
-        return float(np.sum(scores * np.log(p) + (1 - scores) * np.log1p(-p)))
+        # log p = -softplus(-x) and log(1 - p) = -softplus(x), p the chance of a win
+        return -sum(won * _softplus(_K * (opponent - elo)) + lost * _softplus(_K * (elo - opponent))
+                    for opponent, won, lost in rows)
 
-    low_edge, high_edge = float(opponents.min()) - _EDGE, float(opponents.max()) + _EDGE
-    all_won, all_lost = bool(np.all(scores == 1)), bool(np.all(scores == 0))
+    def slope(elo: float) -> float:  # d loglik / d elo, falling: the log likelihood is concave
+        return sum(won - (won + lost) / (1 + math.exp(_K * (opponent - elo)))
+                   for opponent, won, lost in rows)
+
+    low_edge, high_edge = min(tally) - _EDGE, max(tally) + _EDGE
+    all_won = all(lost == 0 for _, _, lost in rows)
+    all_lost = all(won == 0 for _, won, _ in rows)
     if all_won or all_lost:
         best_elo, best = None, 0.0  # the likelihood rises to 1 towards the open side
     else:
-        left, right = low_edge, high_edge  # the log likelihood is concave: golden section
-        ratio = (math.sqrt(5) - 1) / 2
-        for _ in range(100):
-            x1, x2 = right - ratio * (right - left), left + ratio * (right - left)
-            if loglik(x1) < loglik(x2):
-                left = x1
+        left, right = low_edge, high_edge
+        for _ in range(60):
+            middle = (left + right) / 2
+            if slope(middle) > 0:
+                left = middle
             else:
-                right = x2
+                right = middle
         best_elo = (left + right) / 2
         best = loglik(best_elo)
     cut = best - Z95**2 / 2
@@ -614,3 +626,8 @@ def place(games: Sequence[tuple[float, float]]) -> Placement:
         return Placement(None, None, crossing(low_edge, high_edge))
     assert best_elo is not None
     return Placement(best_elo, crossing(best_elo, low_edge), crossing(best_elo, high_edge))
+
+
+def _softplus(x: float) -> float:
+    """log(1 + e**x), without overflow."""
+    return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
