@@ -38,6 +38,7 @@ from typing import Any
 from aviary.arena import grade, ladder
 from aviary.arena.command import parse_options
 from aviary.arena.games import make_game
+from aviary.arena.ratings import softplus
 from aviary.errors import ArgumentParser, UsageError
 from script import run_main
 
@@ -97,8 +98,8 @@ def _tally(player: dict[str, Any], elo: dict[str, float]) -> list[tuple[float, f
 def _best_loglik(rows: Sequence[tuple[float, float, float]], slope: float) -> float:
     """The log likelihood at the best Elo, with every Elo difference scaled by `slope`."""
     def loglik(x: float) -> float:
-        return sum(-points * _softplus(slope * K * (opponent - x))
-                   - (games - points) * _softplus(slope * K * (x - opponent))
+        return sum(-points * softplus(slope * K * (opponent - x))
+                   - (games - points) * softplus(slope * K * (x - opponent))
                    for opponent, points, games in rows)
 
     def rising(x: float) -> bool:
@@ -111,10 +112,6 @@ def _best_loglik(rows: Sequence[tuple[float, float, float]], slope: float) -> fl
         middle = (left + right) / 2
         left, right = (middle, right) if rising(middle) else (left, middle)
     return loglik((left + right) / 2)
-
-
-def _softplus(x: float) -> float:
-    return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
 
 
 def reruns(args: Any) -> None:

@@ -587,7 +587,7 @@ def place(games: Sequence[tuple[float, float]]) -> Placement:
 
     def loglik(elo: float) -> float:
         # log p = -softplus(-x) and log(1 - p) = -softplus(x), p the chance of a win
-        return -sum(won * _softplus(_K * (opponent - elo)) + lost * _softplus(_K * (elo - opponent))
+        return -sum(won * softplus(_K * (opponent - elo)) + lost * softplus(_K * (elo - opponent))
                     for opponent, won, lost in rows)
 
     def slope(elo: float) -> float:  # d loglik / d elo, falling: the log likelihood is concave
@@ -628,6 +628,6 @@ def place(games: Sequence[tuple[float, float]]) -> Placement:
     return Placement(best_elo, crossing(best_elo, low_edge), crossing(best_elo, high_edge))
 
 
-def _softplus(x: float) -> float:
+def softplus(x: float) -> float:
     """log(1 + e**x), without overflow."""
     return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
