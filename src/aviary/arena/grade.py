@@ -127,7 +127,7 @@ class Staircase(Schedule):
 
     # the staircase ---------------------------------------------------------------------------
     def placement(self, name: str) -> Placement:
-        return place([(self.elo[level], score) for level, score in self.players[name].games()])
+        return placed(self.elo, self.players[name].games())
 
     def finished(self, name: str) -> bool:
         """Whether `name` is done; asked on every poll of an idle worker, so a finished
@@ -162,9 +162,9 @@ def choose_level(order: Sequence[str], elo: Mapping[str, float],
         return order[min(met[-1] + JUMP, len(order) - 1)]
     if all(score == 0 for _, score in games):
         return order[max(met[0] - JUMP, 0)]
-    placed = place([(elo[level], score) for level, score in games]).elo
-    assert placed is not None
-    return min(order, key=lambda level: abs(elo[level] - placed))
+    so_far = placed(elo, games).elo
+    assert so_far is not None
+    return min(order, key=lambda level: abs(elo[level] - so_far))
 
 
 def settled(order: Sequence[str], elo: Mapping[str, float],
@@ -172,7 +172,7 @@ def settled(order: Sequence[str], elo: Mapping[str, float],
     """Whether a player's games (level, score) place it closely enough: its interval
     within +-`target`, or `OFF_SCALE` games all won against the top level (or all lost
     against the bottom one). (The budget is the caller's to count.)"""
-    margin = place([(elo[level], score) for level, score in games]).margin
+    margin = placed(elo, games).margin
     if margin is not None and margin <= target:
         return True
     against_top = [score for level, score in games if level == order[-1]]
@@ -194,7 +194,12 @@ def simulate(ladder: Ladder, elo: float, rng: random.Random, budget: int = BUDGE
         level = choose_level(order, levels, games)
         chance = 1 / (1 + 10 ** ((levels[level] - elo) / 400))
         games += [(level, float(rng.random() < chance)) for _ in range(2)]
-    return place([(levels[level], score) for level, score in games])
+    return placed(levels, games)
+
+
+def placed(elo: Mapping[str, float], games: Sequence[tuple[str, float]]) -> Placement:
+    """The placement of a player's games (level, score) against levels of Elo `elo`."""
+    return place([(elo[level], score) for level, score in games])
 
 
 def _score(game: StoredGame, player: str) -> float:
