@@ -38,7 +38,7 @@ from typing import Any
 from aviary.arena import grade, ladder
 from aviary.arena.command import parse_options
 from aviary.arena.games import make_game
-from aviary.arena.ratings import softplus
+from aviary.arena.ratings import Z95, softplus
 from aviary.errors import ArgumentParser, UsageError
 from script import run_main
 
@@ -129,7 +129,7 @@ def reruns(args: Any) -> None:
             if two is None or None in (one["elo"], one["low"], one["high"], two["elo"],
                                        two["low"], two["high"]):
                 continue
-            errors = [(player["high"] - player["low"]) / (2 * 1.96) for player in (one, two)]
+            errors = [(player["high"] - player["low"]) / (2 * Z95) for player in (one, two)]
             z = (one["elo"] - two["elo"]) / math.hypot(*errors)
             zs.append(z)
             gaps.append(((one["elo"] - two["elo"]) ** 2 - sum(e * e for e in errors)) / 2)
@@ -151,7 +151,7 @@ def reruns(args: Any) -> None:
         profile = {slope: sum(_best_loglik(rows, slope) for rows in groups)
                    for slope in SLOPES}
         best = max(profile.values())
-        likely = [slope for slope, value in profile.items() if best - value <= 1.92]
+        likely = [slope for slope, value in profile.items() if best - value <= Z95**2 / 2]
         print(f"  slope s, {label}: best {max(profile, key=profile.__getitem__):g}, "
               f"95% {min(likely):g}-{max(likely):g}; s = 1 is "
               f"{best - profile[1.0]:.1f} log units below the best")
