@@ -185,6 +185,11 @@ class Player(Protocol[Position, Move]):
     def warmup(self) -> None:
         """Compile (or load from numba's cache) what the first move would otherwise wait for."""
 
+    def new_game(self) -> None:
+        """Forget what earlier games left in the search's tables (as UCI's `ucinewgame`):
+        a move then depends on its own game alone, not on the games this player happened
+        to play before it (a ladder level's strength, a replayed game)."""
+
     def think(self, state: Position, limit: Limit, *, stop: np.ndarray | None = None,
               history: Sequence[Position] = ()) -> Iterator[Report[Move]]:
         """A `Report` after each completed depth until `limit` or `stop[0]` is set;

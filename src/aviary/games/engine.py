@@ -151,6 +151,10 @@ class WorkspaceCache(Generic[Result]):
             cache[key] = self.make(max_moves)
         return cache[key]
 
+    def clear(self) -> None:
+        """Drop every thread's arrays: the next search makes fresh ones."""
+        self._local = threading.local()
+
 
 class DeepeningPlayer(Generic[State, Move]):
     """A player whose `think` deepens one depth at a time: `best_move` written once.
@@ -172,6 +176,9 @@ class DeepeningPlayer(Generic[State, Move]):
 
     def warmup(self) -> None:
         """Nothing to compile (an `Engine` loads its compiled search here)."""
+
+    def new_game(self) -> None:
+        """Nothing is kept between games here (an `Engine` drops its tables)."""
 
     def think(self, state: State, limit: Limit, *, stop: np.ndarray | None = None,
               history: Sequence[State] = ()) -> Iterator[Report[Move]]:
@@ -282,6 +289,10 @@ class Engine(DeepeningPlayer[State, Move]):
         """Compile (or load from numba's cache) the search for this game: a short search."""
         for _ in self.think(self.game.start(), Limit(depth=2)):
             pass
+
+    def new_game(self) -> None:
+        """Fresh transposition tables and move-ordering history for the next game."""
+        self._workspaces.clear()
 
     @property
     def depth_share(self) -> float:

@@ -95,13 +95,21 @@ class GameSpec:
         return self.game_class()(**settings)
 
     def engine(self, name: str, game: Game[Any, Any]) -> Player[Any, Any]:
-        """The in-process player `name` for `game`'s settings, built once and kept
-        (UsageError-free: KeyError if unknown)."""
+        """The in-process player `name` for `game`'s settings, built once and kept: one
+        player, one set of search tables, for every caller of this process (UsageError-free:
+        KeyError if unknown)."""
         key = (self.name, name, json.dumps(game.settings, sort_keys=True))
         with _players_lock:
             if key not in _players:
-                _players[key] = load(self.engines[name])(game)
+                _players[key] = self.own_engine(name, game)
             return _players[key]
+
+    def own_engine(self, name: str, game: Game[Any, Any]) -> Player[Any, Any]:
+        """A new player `name` for `game` with search tables of its own: the arena's
+        players, two of which may be the same engine at different settings in one game,
+        each search alone (KeyError if unknown)."""
+        built: Player[Any, Any] = load(self.engines[name])(game)
+        return built
 
     def compiled_engine(self, game: Game[Any, Any]) -> Player[Any, Any] | None:
         """The main engine on the game's search compiled ahead of time (`compiled`), built

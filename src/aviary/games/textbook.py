@@ -40,6 +40,10 @@ class Textbook(Engine[State, Move]):
         self.textbook_kernels = kernels
         self._textbook_workspaces = WorkspaceCache(textbook.Workspace)
 
+    def new_game(self) -> None:
+        super().new_game()
+        self._textbook_workspaces.clear()
+
     def decided(self, score: int) -> bool:
         return False  # the search itself stops once the tree is exhausted or a result proven
 
