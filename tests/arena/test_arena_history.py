@@ -22,6 +22,7 @@ def test_the_referee_passes_every_earlier_position_of_the_game():
         def engine(state, seconds, history=()):
             seen.append(([game.encode(s) for s in history], game.encode(state)))
             return chooser(state, seconds, history)
+        engine.new_game = chooser.new_game
         return engine
 
     players = (InProcessPlayer(recording("1"), grace=1.0),

@@ -72,3 +72,37 @@ def test_the_engine_plays_as_a_level_even_at_a_short_page_time(client, level):
     assert message["view"]["decisions"] == 1 and message["move"]
     # the level's move is legal and it is the person's turn now
     assert message["view"]["to_move"] == 1
+
+
+def test_a_level_begins_afresh_at_each_new_game_and_not_within_one(monkeypatch):
+    """As in the arena (`Engine.new_game`): the web worker starts a level's new game when
+    a move does not go on from the level's last one."""
+    import queue
+
+    from aviary.web import workers
+
+    monkeypatch.setattr(workers, "_reports", queue.Queue())
+    spec = registry.GAMES[NAME]
+    settings = tuple(sorted(LADDER.settings.items()))
+    game = spec.make(**LADDER.settings)
+    level = LADDER.levels[-1].spec
+    key = (spec.name, level, settings)
+    began: list[int] = []
+
+    def move(position, history: list[str]) -> str:
+        text, _ = workers.run_level(1, spec, level, settings, game.encode(position),
+                                    [game.encode(state) for state in history])
+        return text
+
+    start = game.start()
+    first = move(start, [])
+    engine = workers._levels[key]
+    new_game = engine.new_game
+    monkeypatch.setattr(engine, "new_game",
+                        lambda seed=None: (began.append(1), new_game(seed)))
+    after = game.play(start, game.parse_move(start, first))
+    again = game.play(after, game.legal_moves(after)[0])
+    move(again, [start, after])  # the same game goes on
+    assert began == []
+    move(start, [])  # a new game
+    assert began == [1]

@@ -81,11 +81,13 @@ def _parser() -> ArgumentParser:
     run.add_argument("--max-plies", type=int, default=200, help="draw after this many plies")
     run.add_argument("--opening-plies", type=int, default=4,
                      help="random legal plies from the start that make each opening (4)")
-    run.add_argument("--seed", type=int, default=1, help="seed of the shared openings")
+    run.add_argument("--seed", type=int, default=1,
+                     help="seed of the shared openings, chance events and the in-process "
+                          "players' random moves: the same seed replays their games")
     run.add_argument("--openings", type=Path, metavar="FILE",
                      help="start positions, one a line as the records store them (PLAYER "
                           "BOARD ...): round r starts from line r, in turn; in place of "
-                          "--opening-plies and --seed")
+                          "--opening-plies")
     run.add_argument("--memory", type=int, default=2048,
                      help="memory of a program's move in MB, all its processes together "
                           "(address space per process where the machine has no cgroups); "

@@ -4,22 +4,48 @@ The referee, schedulers, storage and players are game-agnostic: any game in
 `aviary.games.registry` can be played, with its options given as text
 (`--option n=8`). States are the game's own values; the arena stores them as
 text (`Game.encode` / `decode`) and shows them with `Game.display`. An
-in-process engine is a callable (state, seconds for this move, the game's
-positions before it) -> the answer line a course program would print; the
+in-process engine (`Engine`) is a callable (state, seconds for this move, the
+game's positions before it) -> the answer line a course program would print; the
 positions let a search score a repetition of the game as a draw.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from aviary.errors import UsageError
 from aviary.games import registry
-from aviary.games.base import Game, OptionError
+from aviary.games.base import Game, OptionError, Player
 from aviary.search.clock import Deadline
 
-Engine = Callable[[Any, float, Sequence[Any]], str]
+
+class Engine(Protocol):
+    """An in-process player as the arena calls it. `new_game(seed)` comes before each
+    game: the player forgets its earlier games (its search tables) and draws what it draws
+    at random from `seed` (None: from its own settings or the OS). So a level plays each
+    game the same whichever games its worker played before, and a tournament's `--seed`
+    replays the games of players that draw nothing else."""
+
+    def __call__(self, state: Any, seconds: float, history: Sequence[Any] = ()) -> str: ...
+
+    def new_game(self, seed: str | None = None) -> None: ...
+
+
+class SearchEngine:
+    """A game's `Player` as an `Engine`, its search bounded by `depth` and `nodes` too."""
+
+    def __init__(self, game: Game[Any, Any], player: Player[Any, Any], depth: int | None,
+                 nodes: int | None) -> None:
+        self.game, self.player, self.depth, self.nodes = game, player, depth, nodes
+
+    def __call__(self, state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
+        move = self.player.best_move(state, deadline=Deadline.after(seconds), depth=self.depth,
+                                     nodes=self.nodes, history=history)
+        return str(self.game.answer(state, move))
+
+    def new_game(self, seed: str | None = None) -> None:
+        self.player.new_game()  # a search draws nothing: the seed is not its
 
 
 def make_game(name: str, options: Mapping[str, str] | None = None) -> Game[Any, Any]:
@@ -47,18 +73,11 @@ def make_engine(game: Game[Any, Any], name: str, depth: int | None,
     answers in time with what it has searched, like any player."""
     spec = registry.spec(game.name)
     try:
-        player = spec.engine(name, game)
+        player = spec.own_engine(name, game)  # its tables its own, whoever else plays
     except ImportError as error:
         raise UsageError(f"engine {name} of {game.name} is not available: {error}") from None
     if nodes is not None and not player.counts_nodes:
         raise UsageError(f"engine {name} of {game.name} takes no node budget (nodes=)")
     if warm:
         player.warmup()
-
-    def engine(state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
-        move = player.best_move(state, deadline=Deadline.after(seconds), depth=depth,
-                                nodes=nodes,
-                                history=history)
-        return str(game.answer(state, move))
-
-    return engine
+    return SearchEngine(game, player, depth, nodes)

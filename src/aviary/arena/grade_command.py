@@ -82,7 +82,8 @@ def _parser() -> ArgumentParser:
                         help="processes and threads of a program's move (128)")
     parser.add_argument("--sandbox", choices=isolation.SANDBOXES, default="bwrap",
                         help="bwrap: every move isolated (default); none: trusted programs")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the openings (1)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seed of the openings and of the levels' random moves (1)")
     parser.add_argument("--jobs", type=int, default=runner.default_jobs(),
                         help="games at once (default: one per core)")
     parser.add_argument("--backend", choices=runner.BACKENDS, default="local",

@@ -125,8 +125,9 @@ class Contestant:
         """The answer to `state`; `history` is the game's positions before it (oldest first)."""
         raise NotImplementedError
 
-    def begin_game(self) -> None:
-        """Called before the player's first move of a game."""
+    def begin_game(self, seed: str | None = None) -> None:
+        """Called before the player's first move of a game; `seed` names the game and the
+        seat (`Engine.new_game`): None where the game has no seed (draws from the OS)."""
 
     def end_game(self) -> None:
         """Called when the game is over (or abandoned), whatever happened."""
@@ -146,7 +147,7 @@ class ExternalPlayer(Contestant):
         self.game_folder: str | None = None  # holds this game's copy of the player's folder
         self.own_copy: str | None = None
 
-    def begin_game(self) -> None:
+    def begin_game(self, seed: str | None = None) -> None:  # a program draws its own
         self.end_game()
         if self.jail is not None and self.jail.own_folder is not None:
             self.game_folder = tempfile.mkdtemp(prefix="game-", dir=moves_root())
@@ -220,6 +221,9 @@ class InProcessPlayer(Contestant):
     def __init__(self, engine: Engine, grace: float, seconds: float | None = None) -> None:
         self.engine, self.grace, self.seconds = engine, grace, seconds
 
+    def begin_game(self, seed: str | None = None) -> None:
+        self.engine.new_game(seed)
+
     def move(self, state: Any, seconds: float, history: Sequence[Any] = ()) -> Answer:
         start, cpu = time.monotonic(), time.process_time()
         try:
@@ -234,15 +238,33 @@ class InProcessPlayer(Contestant):
         return Answer(line, used, cpu=cpu, note=note)
 
 
+class SeededDraws:
+    """A player's random draws: each game's from that game's seed (mixed with the player's
+    own `seed=`, so that two players of one game draw apart), else one stream from its own
+    `seed=` or the OS."""
+
+    def __init__(self, game: Game, seed: str | None = None) -> None:
+        self.game, self.seed = game, seed
+        self.rng = random.Random(seed)
+
+    def new_game(self, seed: str | None = None) -> None:
+        if seed is not None:
+            self.rng = random.Random(seed if self.seed is None else f"{self.seed}:{seed}")
+
+    def random_answer(self, state: Any) -> str:
+        return self.rng.choice(sorted(self.game.answers(state)))
+
+
+class RandomMover(SeededDraws):
+    """A legal-move-uniform player (`aviary:random`)."""
+
+    def __call__(self, state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
+        return self.random_answer(state)
+
+
 def random_engine(game: Game, params: dict[str, str]) -> Engine:
-    """A legal-move-uniform player; seeded by `seed` (default: the OS)."""
-    seed = params.get("seed")
-    rng = random.Random(seed)
-
-    def engine(state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
-        return rng.choice(sorted(game.answers(state)))
-
-    return engine
+    """A legal-move-uniform player; seeded by `seed` and each game's seed (`SeededDraws`)."""
+    return RandomMover(game, params.get("seed"))
 
 
 def _split_engine_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -290,18 +312,29 @@ def build_engine(spec: str, game: Game, *, warm: bool = True) -> Engine:
 ENGINE_SETTINGS = ("time", "depth", "nodes", "random", "seed")
 
 
-def diluted(engine: Engine, game: Game, share: float, seed: str | None = None) -> Engine:
+class Diluted(SeededDraws):
     """`engine`, except that a share of its moves (drawn move by move) are uniformly random
     legal ones: a strength between the engine's and the random mover's that does not
     depend on the machine (the ladder's weak levels)."""
-    rng = random.Random(seed)
 
-    def engine_or_random(state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
-        if rng.random() < share:
-            return rng.choice(sorted(game.answers(state)))
-        return engine(state, seconds, history)
+    def __init__(self, engine: Engine, game: Game, share: float, seed: str | None = None
+                 ) -> None:
+        super().__init__(game, seed)
+        self.engine, self.share = engine, share
 
-    return engine_or_random
+    def __call__(self, state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
+        if self.rng.random() < self.share:
+            return self.random_answer(state)
+        return self.engine(state, seconds, history)
+
+    def new_game(self, seed: str | None = None) -> None:
+        super().new_game(seed)
+        self.engine.new_game(seed)
+
+
+def diluted(engine: Engine, game: Game, share: float, seed: str | None = None) -> Engine:
+    """`engine` with a share of random moves (`Diluted`)."""
+    return Diluted(engine, game, share, seed)
 
 
 def _share_param(params: dict[str, str], key: str) -> float | None:

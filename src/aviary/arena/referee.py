@@ -61,20 +61,22 @@ TurnWatcher = Callable[[GameRecord, int, float], None]
 
 def play_game(game: Game, players: tuple[Contestant, Contestant], opening: Any, seconds: float,
               max_plies: int, record: GameRecord, chance: random.Random | None = None,
-              on_turn: TurnWatcher | None = None) -> GameRecord:
+              on_turn: TurnWatcher | None = None, seed: str | None = None) -> GameRecord:
     """Play from `opening`; players[0] is whoever moves first in `opening`'s game order.
 
     `players[i]` plays the game's player i (0 moves first in the game, e.g. white), each
     with its own time per move where it has one (`Contestant.seconds`), else `seconds`.
     `chance` draws chance events (default: a generator seeded with 0). `on_turn` is told
     before each move (the arena's watchdog: whose move a dead worker was running).
+    `seed` names the game: player i draws its random moves from `seed:i` (None: each
+    player's own generator goes on).
     """
     chance = chance or random.Random(0)
     limits = tuple(player.seconds or seconds for player in players)
     record.load = (_load(), record.load[1])
     try:
-        for player in players:
-            player.begin_game()
+        for seat, player in enumerate(players):
+            player.begin_game(None if seed is None else f"{seed}:{seat}")
         return _play(game, players, opening, limits, max_plies, record, chance, on_turn)
     finally:
         for player in players:

@@ -170,7 +170,8 @@ def play_slot(config_json: str, slot: Slot, jails_json: str = "{}",
     start = time.monotonic()
     chance = random.Random(f"{config.seed}:{slot.round}:chance")  # the same for both colours
     play_game(game, (players[slot.first], players[slot.second]), game.decode(start_text),
-              config.seconds, config.max_plies, record, chance, on_turn)
+              config.seconds, config.max_plies, record, chance, on_turn,
+              seed=f"{config.seed}:{slot.index}")  # the levels' random moves: replayable
     record.wall = time.monotonic() - start
     return record
 

@@ -98,6 +98,10 @@ class OpenSpielPlayer(DeepeningPlayer[Any, Any]):
             deadline, time = Deadline.after(self.time), None
         return super().best_move(state, deadline=deadline, time=time, **limits)
 
+    def new_game(self, seed: str | None = None) -> None:
+        """Nothing is kept between games; the searches draw from their own `seed=` (a
+        search bound by the clock would not replay a game from a seed anyway)."""
+
     def __call__(self, state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
         """The arena's form: the course's answer line for the move in `state`."""
         move = self.best_move(state, deadline=Deadline.after(seconds), history=history)

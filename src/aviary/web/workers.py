@@ -113,6 +113,7 @@ def run_search(search_id: int, slot: int, spec: GameSpec, engine_name: str,
 
 
 _levels: dict[tuple[str, str, tuple[tuple[str, Any], ...]], Any] = {}
+_level_last: dict[tuple[str, str, tuple[tuple[str, Any], ...]], tuple[int, str]] = {}
 
 
 def run_level(search_id: int, spec: GameSpec, level_spec: str,
@@ -122,7 +123,9 @@ def run_level(search_id: int, spec: GameSpec, level_spec: str,
     spec exactly as the arena plays it when it calibrates and grades (`build_engine`: a
     node budget, a share of random moves), so a game against it is a game against the
     strength its Elo says. Its own `time=` bounds it, never the page's seconds, and it
-    reports no depths (a diluted move has no score)."""
+    reports no depths (a diluted move has no score). A move that does not go on from the
+    level's last one (`history` does not pass through it) begins a new game for it, as
+    the arena's games do (`Engine.new_game`)."""
     from aviary.arena.ladder import CEILING
     from aviary.arena.players import build_engine, own_seconds
 
@@ -132,6 +135,10 @@ def run_level(search_id: int, spec: GameSpec, level_spec: str,
         game = spec.make(**dict(settings))
         if key not in _levels:
             _levels[key] = build_engine(level_spec, game)
+        last = _level_last.get(key)
+        if last is None or len(history) <= last[0] or history[last[0]] != last[1]:
+            _levels[key].new_game()
+        _level_last[key] = (len(history), position)
         state = game.decode(position)
         if not game.legal_moves(state):
             return None, time.monotonic() - began
