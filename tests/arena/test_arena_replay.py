@@ -3,8 +3,9 @@
 Every in-process player searches with tables of its own, and before each game the arena
 tells it `new_game(seed)`: a search drops its transposition table and move-ordering
 history, and a player that draws random moves (`aviary:random`, a ladder level's share)
-draws them from the tournament's `--seed`, the game and the seat. So a ladder level plays a game the same whichever
-games its worker played before, and the same `--seed` replays a tournament.
+draws them from the tournament's `--seed`, the game and the seat. So a ladder level
+plays a game the same whichever games its worker played before, and the same `--seed`
+replays a tournament.
 """
 
 import sqlite3
