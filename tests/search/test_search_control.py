@@ -141,3 +141,26 @@ def test_expectimax_sees_repetitions_too(position):
     assert [r.score for r in reports] == [
         toy.shuffle_minimax(position, depth, earlier) for depth in range(1, 7)
     ]
+
+
+# Pikachu n=8 from an engine-against-engine game: both sides' rows face each other, and
+# depth 1's quiescence alone searches 515,708 nodes (0.7 s on the machine it was found on)
+FACING_ROWS = "b ........wwwww.ww.....w..wwwwwwwwbbbbbbbb........bbbbbbbb........"
+DEPTH_ONE_NODES = 515_708
+
+
+def test_the_deadline_cuts_even_depth_one_and_the_player_still_answers():
+    from aviary.games import registry
+    from aviary.search.clock import Deadline
+
+    spec = registry.spec("pikachu")
+    game = spec.make(n=8)
+    state = game.decode(FACING_ROWS)
+    player = spec.own_engine("engine", game)
+    full = list(player.think(state, Limit(depth=1)))
+    assert full[-1].nodes == DEPTH_ONE_NODES  # no deadline: depth 1 runs to its end
+    player.new_game()
+    reports = []
+    move = player.best_move(state, deadline=Deadline.after(0.15), on_report=reports.append)
+    assert move in game.legal_moves(state)
+    assert reports and all(report.nodes < DEPTH_ONE_NODES for report in reports)

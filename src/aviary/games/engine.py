@@ -334,13 +334,20 @@ class Engine(DeepeningPlayer[State, Move]):
                 return
         array = self.searcher.state_array(state)
         if array is None:
-            if self.quick is None:
-                return
-            move = self.quick(state)
-            yield Report(1, 0, move, game.answer(state, move), (move,), 0, 0.0, 0.0)
+            yield from self._quick_report(state)
             return
+        searched = False
         for raw in self._iterate(state, array, limit, stop, history):
+            searched = True
             yield self._report(state, raw)
+        if not searched and limit.deadline is not None and (stop is None or not stop[0]):
+            yield from self._quick_report(state)  # the deadline cut even depth 1
+
+    def _quick_report(self, state: State) -> Iterator[Report[Move]]:
+        """The quick player's move as a depth-1 report (none without a quick player)."""
+        if self.quick is not None:
+            move = self.quick(state)
+            yield Report(1, 0, move, self.game.answer(state, move), (move,), 0, 0.0, 0.0)
 
     def _iterate(self, state: State, array: np.ndarray, limit: Limit, stop: np.ndarray | None,
                  history: Sequence[State]) -> Iterator[Report[int]]:

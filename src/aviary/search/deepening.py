@@ -100,10 +100,9 @@ def iterate(
             if depth > 1 and run.interrupted():
                 workspace.ctx[ABORTED] = 1
                 return
-            if depth == 1:
-                first = workspace.arrays(run.never, run.never)
+            if depth == 1:  # under the deadline, not the node limit (`Deepening`)
                 workspace.ctx[HORIZON] = 0
-                score = root(state, 1, -INF, INF, first)
+                score = root(state, 1, -INF, INF, arrays)
                 workspace.ctx[NODE_LIMIT] = run.node_limit
             else:
                 score = _aspirated(state, depth, score, aspiration, arrays, root, workspace)

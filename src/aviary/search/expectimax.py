@@ -310,8 +310,7 @@ def iterate(
             if depth > 1 and run.interrupted():
                 ctx[ABORTED] = 1
                 return
-            flags = (run.never, run.never) if depth == 1 else (run.cancel, run.timeout)
-            arrays = _arrays(workspace, *flags)
+            arrays = _arrays(workspace, run.cancel, run.timeout)
             ctx[HORIZON] = 0
             score = int(search(state, depth, 0, -INF, INF, arrays, *searched))
             if depth == 1:

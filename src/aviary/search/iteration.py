@@ -19,8 +19,11 @@ class Deepening:
     """One iterative deepening's bookkeeping, the same for every search driver.
 
     `timeout` is a deadline flag of the search's own (a timer of an abandoned earlier
-    search cannot stop this one); `cancel` is the caller's flag, only ever read;
-    `never` is handed to depth 1, which always completes.
+    search cannot stop this one); `cancel` is the caller's flag, only ever read. Both
+    stop depth 1 too: its quiescence can run to hundreds of thousands of nodes (Pikachu's
+    facing rows: 0.7 s), and a move past its deadline loses the game; the player answers
+    without a search then (`aviary.games.engine.Engine.think`). The node limit starts
+    after depth 1, so a node budget always gets a searched move.
     """
 
     limit: Limit
@@ -29,7 +32,6 @@ class Deepening:
     max_depth: int
     timeout: np.ndarray
     cancel: np.ndarray
-    never: np.ndarray
 
     @classmethod
     def begin(cls, limit: Limit, stop: np.ndarray | None, max_ply: int) -> Deepening:
@@ -39,7 +41,6 @@ class Deepening:
             min(limit.depth or max_ply - 1, max_ply - 1),
             np.zeros(1, dtype=np.int64),
             stop if stop is not None else np.zeros(1, dtype=np.int64),
-            np.zeros(1, dtype=np.int64),
         )
 
     def depths(self) -> range:

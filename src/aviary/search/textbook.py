@@ -161,8 +161,7 @@ def iterate(
             if depth > 1 and (run.interrupted() or ctx[NODES] >= run.node_limit):
                 ctx[ABORTED] = 1
                 return
-            arrays = workspace.arrays(run.never, run.never) if depth == 1 else workspace.arrays(
-                run.cancel, run.timeout)
+            arrays = workspace.arrays(run.cancel, run.timeout)
             ctx[HORIZON] = ctx[CHANCES] = 0
             score = int(negamax(state, depth, 0, -INF, INF, arrays, *kernels.textbook))
             ctx[NODE_LIMIT] = run.node_limit
