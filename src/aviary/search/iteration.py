@@ -20,10 +20,10 @@ class Deepening:
 
     `timeout` is a deadline flag of the search's own (a timer of an abandoned earlier
     search cannot stop this one); `cancel` is the caller's flag, only ever read. Both
-    stop depth 1 too: its quiescence can run to hundreds of thousands of nodes (Pikachu's
-    facing rows: 0.7 s), and a move past its deadline loses the game; the player answers
-    without a search then (`aviary.games.engine.Engine.think`). The node limit starts
-    after depth 1, so a node budget always gets a searched move.
+    stop depth 1 too: its quiescence can run to hundreds of thousands of nodes (two rows
+    of pieces facing each other: 0.7 s), and a move past its deadline loses the game;
+    the player answers without a search then (`aviary.games.engine.Engine.think`). The
+    node limit starts after depth 1, so a node budget always gets a searched move.
     """
 
     limit: Limit
