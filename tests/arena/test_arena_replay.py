@@ -52,11 +52,12 @@ def test_two_players_of_one_engine_search_with_tables_of_their_own():
     # a ladder calibration's game is one engine against itself at two shares of random
     # moves: neither may read what the other's search stored
     game = registry.make("pikachu", n=7)
-    first, second = build_engine(LEVEL, game), build_engine("aviary:engine?nodes=400", game)
+    first = build_engine("aviary:engine?nodes=400", game)  # no random share: it searches
+    second = build_engine("aviary:engine?nodes=2000", game)
     before = second.player.workspace(game.start()).tt.copy()
-    first.engine.new_game()
+    first.new_game()
     first(game.start(), 30.0)
-    assert np.any(first.engine.player.workspace(game.start()).tt)
+    assert np.any(first.player.workspace(game.start()).tt)
     assert np.array_equal(second.player.workspace(game.start()).tt, before)
 
 
