@@ -100,6 +100,27 @@ def test_mcts_with_a_time_setting_stops_at_its_clock():
                            "fallback: a random move, no simulation reached a move in time")
 
 
+def test_mcts_with_a_simulation_count_replays_a_game_from_its_seed():
+    # the arena tells each player `new_game(seed)` (tournament seed, game, seat): MCTS
+    # bound by simulations, not seconds, then plays the same game again on any worker
+    from aviary.arena.players import PlayerSpec, make_player
+    from aviary.arena.referee import GameRecord, play_game
+
+    game = make_game("betsy", {})
+    players = tuple(make_player(PlayerSpec(name, "aviary:mcts?sims=6"), game, 30.0, None)
+                    for name in ("a", "b"))
+
+    def moves(seed: str) -> list[str]:
+        record = play_game(game, players, game.start(), 30.0, 10, GameRecord(0, "a", "b", ""),
+                           seed=seed)
+        return [move.state for move in record.moves]
+
+    first = moves("4:0")
+    moves("4:1")  # another game between: it must not shift the draws of the next
+    assert moves("4:0") == first
+    assert moves("4:2") != first and moves("4:3") != first
+
+
 def test_mcts_out_of_time_before_a_move_was_searched_answers_a_random_legal_move():
     game = make_game("pikachu", {})
     player = registry.player("mcts", game, {"time": "0.0001", "seed": "3"})

@@ -26,6 +26,7 @@ length then only ends rollouts, never the real game early.
 
 from __future__ import annotations
 
+import hashlib
 import time as clock
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -99,8 +100,7 @@ class OpenSpielPlayer(DeepeningPlayer[Any, Any]):
         return super().best_move(state, deadline=deadline, time=time, **limits)
 
     def new_game(self, seed: str | None = None) -> None:
-        """Nothing is kept between games; the searches draw from their own `seed=` (a
-        search bound by the clock would not replay a game from a seed anyway)."""
+        """Nothing is kept between games (each move builds its search afresh)."""
 
     def __call__(self, state: Any, seconds: float, history: Sequence[Any] = ()) -> str:
         """The arena's form: the course's answer line for the move in `state`."""
@@ -204,11 +204,21 @@ class MCTSPlayer(OpenSpielPlayer):
             raise UsageError(f"aviary:{self.name}: uct= must be a number of at least 0, "
                              f"got {self.settings['uct']!r}")
         rollouts = self._count("rollouts", 1)
-        seed = self._count("seed", minimum=0)
-        rng = np.random.RandomState(seed)
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=rollouts, random_state=rng)
+        self.seed = self._count("seed", minimum=0)
+        self.rng = np.random.RandomState(self.seed)  # the rollouts' and the tree's draws
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=rollouts, random_state=self.rng)
         self.bot = ClockedMCTSBot(self.spiel, uct, self.sims or 10 ** 9, evaluator,
-                                  solve=True, random_state=rng)
+                                  solve=True, random_state=self.rng)
+
+    def new_game(self, seed: str | None = None) -> None:
+        """Draw this game's simulations from the game's seed (mixed with `seed=`, so two
+        players of one game draw apart): with `sims=` the same arena `--seed` replays the
+        game on any machine and worker. (Under a clock the number of simulations, and so
+        the move, depends on the machine anyway.)"""
+        if seed is not None:
+            mixed = seed if self.seed is None else f"{self.seed}:{seed}"
+            digest = hashlib.sha256(mixed.encode()).digest()
+            self.rng.seed(int.from_bytes(digest[:4], "little"))  # in place: both draw from it
 
     def search_reports(self, state: Any, limit: Limit,
                        stop: np.ndarray | None) -> Iterator[Report[Any]]:
