@@ -149,7 +149,7 @@ def _compile(game: str, kernels: Kernels, directory: Path, quiet: bool) -> None:
     cc.output_file = compiled.module_name(game) + compiled.SUFFIX
     cc.verbose = not quiet
     cc.export("negamax", SIGNATURE)(namespace["root"])
-    with _quiet(quiet), _nogil_exports():
+    with _quiet(quiet), _nogil_exports(), _no_cache_for_bound_kernels():
         cc.compile()
 
 
@@ -170,6 +170,39 @@ def _quiet(quiet: bool) -> Iterator[None]:
             os.dup2(saved[1], 2)
             os.close(saved[0])
             os.close(saved[1])
+
+
+@contextmanager
+def _no_cache_for_bound_kernels() -> Iterator[None]:
+    """numba's disk cache neither read nor written for a signature with a kernel bound in.
+
+    Binding the kernels as globals types them as the kernels' dispatchers, and numba keys
+    its cache by such a type through a weak reference to the dispatcher. Saved, such an
+    entry never matched again (each build added one more to the search's cache index);
+    and a process that loaded the index rebuilt those dispatchers only weakly held, so the
+    next save of the index failed (`ReferenceError: underlying object has vanished`) and
+    the extension was not built. The kernels' own entries are still used."""
+    from numba.core import caching, types
+
+    load, save = caching.Cache.load_overload, caching.Cache.save_overload
+
+    def bound(sig: Any) -> bool:
+        return any(isinstance(arg, types.Dispatcher) for arg in getattr(sig, "args", sig))
+
+    def load_unless_bound(self: Any, sig: Any, target_context: Any) -> Any:
+        return None if bound(sig) else load(self, sig, target_context)
+
+    def save_unless_bound(self: Any, sig: Any, data: Any) -> None:
+        if not bound(sig):
+            save(self, sig, data)
+
+    caching.Cache.load_overload = load_unless_bound  # type: ignore[method-assign]
+    caching.Cache.save_overload = save_unless_bound  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        caching.Cache.load_overload = load  # type: ignore[method-assign]
+        caching.Cache.save_overload = save  # type: ignore[method-assign]
 
 
 @contextmanager

@@ -140,3 +140,39 @@ def test_a_damaged_extension_is_built_again(built):
     assert not aot.loads(compiled.GAME, built)
     path = aot.build(compiled.GAME, engine.KERNELS)
     assert path == built and aot.loads(compiled.GAME, path)
+
+
+def _entries_keyed_by_bound_kernels() -> int:
+    """How many of numba's cached compilations of the search are keyed by a kernel's
+    dispatcher (the type a kernel bound as a global gets), read from the cache's index."""
+    import pickle
+
+    from numba.core import types
+
+    from aviary.search.alphabeta import negamax
+
+    index = negamax._cache._cache_file._index_path
+    if not os.path.exists(index):
+        return 0
+    with open(index, "rb") as file:
+        pickle.load(file)  # numba's version
+        _, overloads = pickle.loads(file.read())
+    return sum(any(isinstance(arg, types.Dispatcher) for arg in key[0]) for key in overloads)
+
+
+def test_a_build_leaves_numbas_cache_of_the_search_as_it_was(tmp_path):
+    """An extension binds the kernels as globals; numba keyed such a compilation by the
+    kernels' dispatchers, which no later process matched. Each build added one more
+    entry to the search's cache index, and a build in a process that had read such
+    entries failed to write the index ("underlying object has vanished"), leaving the
+    JIT search. Two builds in two fresh processes: both succeed, and add nothing."""
+    before = _entries_keyed_by_bound_kernels()
+    for attempt in range(2):
+        result = _run(f"""
+            from aviary.games.betsy import engine
+            from aviary.search import aot
+            aot.build("betsy", engine.KERNELS)
+            """, AVIARY_CACHE_DIR=str(tmp_path / str(attempt)))
+        assert result.returncode == 0, result.stderr[-2000:]
+        assert any((tmp_path / str(attempt) / "compiled").glob("betsy-*/*.so"))
+    assert _entries_keyed_by_bound_kernels() == before
