@@ -161,6 +161,6 @@ def test_the_deadline_cuts_even_depth_one_and_the_player_still_answers():
     assert full[-1].nodes == DEPTH_ONE_NODES  # no deadline: depth 1 runs to its end
     player.new_game()
     reports = []
-    move = player.best_move(state, deadline=Deadline.after(0.15), on_report=reports.append)
+    move = player.best_move(state, deadline=Deadline.after(0.05), on_report=reports.append)
     assert move in game.legal_moves(state)
     assert reports and all(report.nodes < DEPTH_ONE_NODES for report in reports)

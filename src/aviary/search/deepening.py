@@ -70,8 +70,9 @@ def iterate(
     flag of the search's own, so a stale timer never touches the caller's flag.
     `history`: Zobrist keys of the game's positions before `state` (oldest first);
     a repetition of one of them, or of a position on the search path, is a draw.
-    Depth 1 always completes (it ignores the clock, the node limit and `stop`),
-    so a caller with a legal move to make always gets one. `state` is searched
+    Depth 1 ignores the node limit (a node budget always gets a searched move), but
+    not the clock or `stop`: with no report, the caller answers without a search
+    (`aviary.search.iteration.Deepening`). `state` is searched
     in place and restored after each depth.
     """
     root: Root

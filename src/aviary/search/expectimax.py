@@ -289,8 +289,9 @@ def iterate(
     """Iterative deepening over `search`, yielding a `Report[int]` per completed depth.
 
     Same contract as `aviary.search.deepening.iterate` (which calls this for `Kernels`
-    with a `chance` kernel): depth counts player moves, depth 1 always completes, `stop` cancels,
-    the iterator ends once a depth leaves no leaf cut by depth (solved). With
+    with a `chance` kernel): depth counts player moves, the node limit starts at depth
+    2, the clock and `stop` cut any depth, the iterator ends once a depth leaves no
+    leaf cut by depth (solved). With
     `bounds`, chance nodes are pruned (Star2 when `star2`, else Star1); scores are
     the same either way. The principal variation stops at the first chance node.
     """

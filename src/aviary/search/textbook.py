@@ -3,7 +3,7 @@
 The yardstick every engine's strength is measured against, the search a course
 write-up would have: minimax in negamax form with alpha-beta pruning, moves in
 the order the game generates them, deepened one ply at a time until the clock
-runs out (a depth left unfinished is thrown away, depth 1 always completes). No
+runs out (a depth left unfinished is thrown away, depth 1 too). No
 move ordering, transposition table, quiescence, null move, reductions or
 repetition detection: what it knows of a game is its rules (the kernels) and
 the game's plain evaluation. For a game with chance it is expectiminimax: a
@@ -145,9 +145,9 @@ def iterate(
 
     `limit`'s time (seconds or deadline) is when the search stops (a caller that must
     answer by a deadline asks `Deadline.search_until` for it); `limit.nodes` counts
-    every node of every depth; depth 1 always completes, ignoring both and
-    `stop` (the caller's one-element flag: setting it cancels the depth under
-    way). A depth cut short is thrown away. `state` is restored after each depth.
+    every node of every depth from depth 2 on (depth 1 ignores it); `stop` is the
+    caller's one-element flag: setting it cancels the depth under way, depth 1 too. A
+    depth cut short is thrown away. `state` is restored after each depth.
     """
     if not isinstance(kernels, TextbookKernels):
         raise TypeError(f"kernels must be aviary.search.report.TextbookKernels, got "
@@ -156,12 +156,12 @@ def iterate(
     ctx = workspace.ctx
     ctx[:] = 0
     ctx[NODE_LIMIT] = UNBOUNDED
+    arrays = workspace.arrays(run.cancel, run.timeout)
     with run.timer():
         for depth in run.depths():
             if depth > 1 and (run.interrupted() or ctx[NODES] >= run.node_limit):
                 ctx[ABORTED] = 1
                 return
-            arrays = workspace.arrays(run.cancel, run.timeout)
             ctx[HORIZON] = ctx[CHANCES] = 0
             score = int(negamax(state, depth, 0, -INF, INF, arrays, *kernels.textbook))
             ctx[NODE_LIMIT] = run.node_limit
