@@ -1,7 +1,8 @@
 """A fast strength guard: every engine beats the textbook opponent at equal node budgets.
 
-Both players search a fixed number of nodes a move (no clock, so the games replay
-alike on a busy machine), over two seeded openings, each played with colours
+Both players search a fixed number of nodes a move (no clock), each game with fresh
+tables, so the games replay alike on a busy machine and after any other test; over
+two seeded openings, each played with colours
 swapped; the engine's solved tables are off, so what is measured is its search
 and evaluation. The bar is low on purpose (a guard, not a figure: the figures are
 arena runs at 1 s a move): the engine scores at least 3 of 4. In Fox-Geese the
@@ -37,6 +38,8 @@ CONFIGURATIONS = [
 def play(game: Game[Any, Any], players: tuple[Any, Any], state: Any, rng: random.Random
          ) -> float | None:
     """The first player's score (1, 0.5, 0), or None if the game did not end."""
+    for player in players:
+        player.new_game()  # tables from earlier tests' searches (some timed) would steer it
     states = [state]
     for _ in range(MAX_PLIES):
         ended = game.outcome(state)

@@ -13,6 +13,7 @@ through it.
 
 from __future__ import annotations
 
+import operator
 import threading
 import time as clock
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -189,7 +190,10 @@ class DeepeningPlayer(Generic[State, Move]):
         return abs(score) >= MATE // 2
 
     def _reports(self, state: State, limit: Limit, stop: np.ndarray | None,
-                 history: Sequence[State], tables: TableUse | None) -> Iterator[Report[Move]]:
+                 history: Sequence[State], tables: TableUse | None,
+                 whole_pv: bool = True) -> Iterator[Report[Move]]:
+        """`best_move`'s reports; `whole_pv` False when nobody reads more of a report's
+        principal variation than its first move (a player may then skip the rest)."""
         return self.think(state, limit, stop=stop, history=history)
 
     def best_move(
@@ -224,7 +228,8 @@ class DeepeningPlayer(Generic[State, Move]):
         if len(moves) == 1:
             return moves[0]
         move = moves[0]
-        for report in self._reports(state, limit.searching(), stop, history, tables):
+        for report in self._reports(state, limit.searching(), stop, history, tables,
+                                    whole_pv=on_report is not None):
             move = report.move
             if on_report is not None:
                 on_report(report)
@@ -284,6 +289,7 @@ class Engine(DeepeningPlayer[State, Move]):
         self.tables = tables
         self._workspaces = WorkspaceCache(Workspace)
         self._known_keys: dict[State, int | None] = {}  # of history positions, see `_keys`
+        self._last_keys: tuple[tuple[State, ...], tuple[int, ...]] = ((), ())
 
     def warmup(self) -> None:
         """Compile (or load from numba's cache) the search for this game: a short search."""
@@ -321,6 +327,14 @@ class Engine(DeepeningPlayer[State, Move]):
         "cached" reads only tables already built, "off" searches; by default "cached"
         under a time limit (a build would overrun it) and "build" otherwise.
         """
+        return self._think(state, limit, stop, history, tables, whole_pv=True)
+
+    def _think(self, state: State, limit: Limit, stop: np.ndarray | None,
+               history: Sequence[State], tables: TableUse | None, *, whole_pv: bool
+               ) -> Iterator[Report[Move]]:
+        """`think`; with `whole_pv` False each report's principal variation is its first
+        move alone (playing out the rest through the rules took a quarter of a
+        node-bound move's time, and `best_move` without `on_report` reads the move only)."""
         limit = limit.from_now()  # seconds count from the call, set-up included
         game = self.game
         if game.outcome(state) is not None or not game.legal_moves(state):
@@ -339,7 +353,7 @@ class Engine(DeepeningPlayer[State, Move]):
         searched = False
         for raw in self._iterate(state, array, limit, stop, history):
             searched = True
-            yield self._report(state, raw)
+            yield self._report(state, raw, whole_pv)
         if not searched and limit.deadline is not None and (stop is None or not stop[0]):
             yield from self._quick_report(state)  # the deadline cut even depth 1
 
@@ -363,19 +377,28 @@ class Engine(DeepeningPlayer[State, Move]):
         """Kernel keys of the game's earlier positions: repeating one of them is a draw.
 
         A game's history grows by a ply or two a move, so the keys are remembered
-        (a 600-ply game would otherwise spend up to 40 ms of each move on them).
+        (a 600-ply game would otherwise spend up to 40 ms of each move on them): the
+        last history's, when this one goes on from it (the very same positions: no
+        position is hashed), else each position's.
         """
+        states, keys = self._last_keys
+        if len(history) >= len(states) and all(map(operator.is_, states, history)):
+            rest = history[len(states):]
+        else:
+            keys, rest = (), history
         known = self._known_keys
         if len(known) > 1 << 16:  # many games played: start afresh
             known.clear()
-        keys = []
-        for state in history:
+        more = []
+        for state in rest:
             if state not in known:
                 known[state] = self.searcher.key(state)
             key = known[state]
             if key is not None:
-                keys.append(key)
-        return tuple(keys)
+                more.append(key)
+        keys = keys + tuple(more)
+        self._last_keys = (tuple(history), keys)
+        return keys
 
     def _search_options(self, stop: np.ndarray | None, keys: tuple[int, ...]) -> dict[str, Any]:
         options: dict[str, Any] = {"stop": stop, "history": keys}
@@ -393,19 +416,21 @@ class Engine(DeepeningPlayer[State, Move]):
         return Report(verdict.distance, score, move, self.game.answer(state, move), (move,),
                       0, 0.0, 0.0)
 
-    def _report(self, state: State, raw: Report[int]) -> Report[Move]:
-        pv: list[Move] = []
+    def _report(self, state: State, raw: Report[int], whole_pv: bool = True) -> Report[Move]:
+        """The game's moves for a compiled search's report (its first move alone unless
+        `whole_pv`: the rest is played out through the rules)."""
+        pv: list[Move] = [self.searcher.move(state, raw.pv[0])]
         here = state
-        for code in raw.pv:  # a chance game's PV may pass through chance outcomes
+        for code in raw.pv[1:] if whole_pv else ():
+            here = self.game.play(here, pv[-1])
             if self.game.outcome(here) is not None:
                 break
-            move = self.searcher.move(here, code)
-            pv.append(move)
-            here = self.game.play(here, move)
+            pv.append(self.searcher.move(here, code))  # may be a chance outcome's
         first = pv[0]
         return Report(raw.depth, raw.score, first, self.game.answer(state, first), tuple(pv),
                       raw.nodes, raw.nps, raw.seconds, raw.seldepth)
 
     def _reports(self, state: State, limit: Limit, stop: np.ndarray | None,
-                 history: Sequence[State], tables: TableUse | None) -> Iterator[Report[Move]]:
-        return self.think(state, limit, stop=stop, history=history, tables=tables)
+                 history: Sequence[State], tables: TableUse | None,
+                 whole_pv: bool = True) -> Iterator[Report[Move]]:
+        return self._think(state, limit, stop, history, tables, whole_pv=whole_pv)

@@ -72,6 +72,7 @@ from aviary.search.workspace import (  # noqa: F401 - re-exported: the search's 
     CTX_SIZE,
     EXACT,
     HISTORY_SIZE,
+    HISTORY_TOP,
     HORIZON,
     INF,
     LMR,
@@ -382,7 +383,10 @@ def negamax(
                         if killers[ply, 0] != move:
                             killers[ply, 1] = killers[ply, 0]
                             killers[ply, 0] = move
-                        history[move & (HISTORY_SIZE - 1)] += depth * depth
+                        entry = move & (HISTORY_SIZE - 1)
+                        history[entry] += depth * depth
+                        if entry >= ctx[HISTORY_TOP]:
+                            ctx[HISTORY_TOP] = entry + 1
                     break
     seen[here & (SEEN_SIZE - 1)] -= 1
 

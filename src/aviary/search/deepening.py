@@ -21,6 +21,7 @@ import numpy as np
 
 from aviary.search.clock import Limit
 from aviary.search.compiled import CompiledSearch
+from aviary.search.dispatch import direct
 from aviary.search.iteration import UNBOUNDED, Deepening
 from aviary.search.report import Kernels, Report
 from aviary.search.workspace import (
@@ -152,8 +153,10 @@ def _jit_root(kernels: Kernels) -> Root:
     """numba's alpha-beta iteration over `kernels` (numba imported here, not before)."""
     from aviary.search.alphabeta import negamax
 
+    search, bound = direct(negamax), kernels.alphabeta
+
     def root(state: np.ndarray, depth: int, alpha: int, beta: int,
              arrays: tuple[np.ndarray, ...]) -> int:
-        return int(negamax(state, depth, 0, alpha, beta, arrays, *kernels.alphabeta))
+        return int(search(state, depth, 0, alpha, beta, arrays, *bound))
 
     return root

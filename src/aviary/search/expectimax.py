@@ -78,6 +78,7 @@ from aviary.search.alphabeta import (
     store_tt,
 )
 from aviary.search.clock import Limit
+from aviary.search.dispatch import direct
 from aviary.search.iteration import UNBOUNDED, Deepening
 from aviary.search.report import Kernels, Report
 
@@ -306,14 +307,15 @@ def iterate(
             raise ValueError(f"bounds must satisfy -INF < lower <= upper < INF, got {bounds}")
         ctx[PRUNING] = STAR2 if star2 else STAR1
         ctx[LOW], ctx[HIGH] = low, high
+    arrays = _arrays(workspace, run.cancel, run.timeout)
+    searching = direct(search)
     with run.timer():
         for depth in run.depths():
             if depth > 1 and run.interrupted():
                 ctx[ABORTED] = 1
                 return
-            arrays = _arrays(workspace, run.cancel, run.timeout)
             ctx[HORIZON] = 0
-            score = int(search(state, depth, 0, -INF, INF, arrays, *searched))
+            score = int(searching(state, depth, 0, -INF, INF, arrays, *searched))
             if depth == 1:
                 ctx[NODE_LIMIT] = run.node_limit
             if ctx[ABORTED]:

@@ -39,6 +39,7 @@ from numba import cfunc, njit
 
 from aviary.search.alphabeta import MATE, MAX_PLY, NOT_OVER, extend_pv
 from aviary.search.clock import Limit
+from aviary.search.dispatch import direct
 from aviary.search.expectimax import CHANCE
 from aviary.search.iteration import UNBOUNDED, Deepening
 from aviary.search.report import Report, TextbookKernels
@@ -157,13 +158,14 @@ def iterate(
     ctx[:] = 0
     ctx[NODE_LIMIT] = UNBOUNDED
     arrays = workspace.arrays(run.cancel, run.timeout)
+    searching = direct(negamax)
     with run.timer():
         for depth in run.depths():
             if depth > 1 and (run.interrupted() or ctx[NODES] >= run.node_limit):
                 ctx[ABORTED] = 1
                 return
             ctx[HORIZON] = ctx[CHANCES] = 0
-            score = int(negamax(state, depth, 0, -INF, INF, arrays, *kernels.textbook))
+            score = int(searching(state, depth, 0, -INF, INF, arrays, *kernels.textbook))
             ctx[NODE_LIMIT] = run.node_limit
             if ctx[ABORTED]:
                 return

@@ -28,7 +28,8 @@ NULL_MIN_DEPTH = 2  # the shallowest node a null move is tried at
 NODES, NODE_LIMIT, ABORTED, SELDEPTH, QUIESCE, LMR, TT_HITS, ROOT, HORIZON = range(9)
 NULL, NULL_FLOOR, NULL_TRIES, NULL_CUTS = range(16, 20)  # null move: switch, path index
 # of the position after the last pass (repetitions are looked for from there), counters
-CTX_SIZE = 20  # slots 9 to 15 belong to aviary.search.expectimax
+HISTORY_TOP = 20  # one past the highest history entry the search raised (see new_search)
+CTX_SIZE = 21  # slots 9 to 15 belong to aviary.search.expectimax
 
 # tt columns: key, move, score, depth * 4 + bound
 EXACT, LOWER, UPPER = 1, 2, 3
@@ -52,6 +53,7 @@ class Workspace:
         self.path = np.zeros(MAX_PLY + 1, dtype=np.int64)  # game history, then the path
         self.seen = np.zeros(SEEN_SIZE, dtype=np.int64)
         self.probes = np.zeros((MAX_PLY + 1, max_moves), dtype=np.int64)  # expectimax only
+        self._history_top = 0  # history entries from here on are 0
         self._history_keys = np.zeros(0, dtype=np.int64)
 
     def new_search(
@@ -60,7 +62,11 @@ class Workspace:
         """Age the history, clear killers and counters, keep the transposition table.
 
         `null_move` only for a game whose make/unmake handle PASS (see the module)."""
-        np.right_shift(self.history, 3, out=self.history)  # age: // 8, faster
+        # age: // 8, over the entries a search ever raised (the rest are 0): a game's moves
+        # use a few thousand of the table's million, and shifting it whole cost 1 ms a move
+        self._history_top = max(self._history_top, int(self.ctx[HISTORY_TOP]))
+        raised = self.history[: self._history_top]
+        np.right_shift(raised, 3, out=raised)
         self.killers[:] = 0
         self.ctx[:] = 0
         self.ctx[NODE_LIMIT] = node_limit

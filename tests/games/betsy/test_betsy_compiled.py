@@ -168,7 +168,7 @@ def test_a_build_leaves_numbas_cache_of_the_search_as_it_was(tmp_path):
     JIT search. Two builds in two fresh processes: both succeed, and add nothing."""
     before = _entries_keyed_by_bound_kernels()
     for attempt in range(2):
-        result = _run(f"""
+        result = _run("""
             from aviary.games.betsy import engine
             from aviary.search import aot
             aot.build("betsy", engine.KERNELS)
