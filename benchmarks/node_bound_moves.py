@@ -24,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from aviary.arena.provenance import machine
 from aviary.errors import ArgumentParser, UsageError
 from script import run_main
 
@@ -80,6 +81,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2,
                         help="runs of each side, interleaved (2)")
     args = parser.parse_args()
+    if args.rounds < 1:
+        raise UsageError(f"--rounds must be at least 1, got {args.rounds}")
     chosen = [c for c in CONFIGURATIONS if not args.game or c[0] in args.game]
     if not chosen:
         raise UsageError(f"--game: none of {sorted({c[0] for c in CONFIGURATIONS})}")
@@ -87,12 +90,13 @@ def main() -> int:
                             capture_output=True, text=True, cwd=ROOT)
     if commit.returncode != 0:
         raise UsageError(f"--base: no commit {args.base!r} in {ROOT}")
+    where = machine()
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                           text=True, cwd=ROOT).stdout.strip()
     print(f"node-bound games ({LEVELS[0]} vs {LEVELS[1]}): base {args.base} "
           f"({commit.stdout.strip()[:12]}) against head {head} (this tree, "
           f"{'with changes' if _dirty() else 'clean'}), {time.strftime('%Y-%m-%d %H:%M')}, "
-          f"load {os.getloadavg()[0]:.1f}")
+          f"{where['processor']} {where['cores']} cores, load {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory(prefix="aviary-base-") as folder:
         base_tree = Path(folder) / "base"
         subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(base_tree),
