@@ -27,6 +27,7 @@ from aviary.arena.ratings import (
     Placement,
     anchored_ratings,
     elo_from_score,
+    even_chance_elo,
     place,
     score_from_elo,
 )
@@ -65,6 +66,23 @@ def test_a_player_who_won_every_game_has_only_a_lower_bound_and_it_rises_with_mo
     lost = place([(0.0, 0.0)] * 6)
     assert lost.elo is None and lost.low is None and lost.high < 0
     assert str(few).startswith("above ") and str(lost).startswith("below ")
+
+
+def test_a_player_who_lost_every_game_ranks_where_that_result_is_even_not_at_its_bound():
+    # two games lost to a level: the one-sided 95% bound lies above the level, so ranked
+    # by it this player stood above one who scored 1 of 2 against the same level
+    level = 1426.0
+    lost, won = [(level, 0.0)] * 2, [(level, 1.0)] * 2
+    even = even_chance_elo(lost)
+    assert even is not None and place(lost).high > level > even
+    losing = 1 / (1 + 10 ** ((even - level) / 400))  # the level's chance in one game
+    assert losing ** 2 == pytest.approx(0.5)
+    assert even_chance_elo(won) == pytest.approx(2 * level - even)  # the mirror image
+    assert even_chance_elo([(level, 1.0), (level, 0.0)]) is None and even_chance_elo([]) is None
+    scored = grade.Grade("scored", "", level, level - 500, level + 500, None, 2)
+    forfeited = grade.Grade("forfeited", "", None, None, place(lost).high, None, 2,
+                            even_chance=even)
+    assert sorted([forfeited, scored], key=lambda g: -g.sort_key) == [scored, forfeited]
 
 
 def test_a_placement_reads_the_same_in_every_table():

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from aviary.arena.ladder import Ladder
-from aviary.arena.ratings import Placement, place
+from aviary.arena.ratings import Placement, even_chance_elo, place
 from aviary.arena.referee import FORFEITS, GameRecord
 from aviary.arena.runner import Schedule
 from aviary.arena.schedule import Slot
@@ -222,6 +222,8 @@ class Grade:
     forfeits: dict[str, int] = field(default_factory=dict)
     scores: dict[str, tuple[float, int]] = field(default_factory=dict)
     problem: str | None = None  # why it could not be graded (it cannot run)
+    even_chance: float | None = None  # all won or all lost: the Elo that result is even at
+
 
     @property
     def placement(self) -> Placement:
@@ -229,8 +231,10 @@ class Grade:
 
     @property
     def sort_key(self) -> float:
-        """Where it stands: its Elo, else its bound, else at the bottom."""
-        for value in (self.elo, self.low, self.high):
+        """Where it stands: its Elo; a player who won (lost) every game where that result
+        has an even chance (not its bound: two games lost to a level put the bound above
+        the level); else at the bottom."""
+        for value in (self.elo, self.even_chance, self.low, self.high):
             if value is not None:
                 return value
         return float("-inf")
@@ -273,7 +277,7 @@ def grades(store: Store, ladder: Ladder, players: Sequence[tuple[str, str]],
         result.append(Grade(name, spec, _rounded(placement.elo), _rounded(placement.low),
                             _rounded(placement.high), highest, len(mine), forfeits,
                             dict(sorted(scores.items(), key=lambda item: order.index(item[0]))),
-                            problems.get(name)))
+                            problems.get(name), _rounded(even_chance_elo(samples))))
     return sorted(result, key=lambda grade: -grade.sort_key)
 
 

@@ -628,6 +628,32 @@ def place(games: Sequence[tuple[float, float]]) -> Placement:
     return Placement(best_elo, crossing(best_elo, low_edge), crossing(best_elo, high_edge))
 
 
+def even_chance_elo(games: Sequence[tuple[float, float]]) -> float | None:
+    """For games (opponent's Elo, score) all won, or all lost, where no Elo is the most
+    likely: the Elo at which that result has an even chance (its likelihood 1/2), a
+    point to rank such a player by. Its one-sided 95% bound (`place`) lies on the open
+    side, far from the games when there are few: two games lost to a level put the bound
+    above that level, this point below it. None for anything else (`place` gives the
+    most likely Elo)."""
+    if not games or (any(score > 0 for _, score in games)
+                     and any(score < 1 for _, score in games)):
+        return None
+    won = games[0][1] == 1
+
+    def loglik(elo: float) -> float:
+        return -sum(softplus(_K * (opponent - elo) if won else _K * (elo - opponent))
+                    for opponent, _ in games)
+
+    below, above = min(o for o, _ in games) - _EDGE, max(o for o, _ in games) + _EDGE
+    for _ in range(60):  # the likelihood rises towards the open side: bisect for 1/2
+        middle = (below + above) / 2
+        if (loglik(middle) < -math.log(2)) == won:
+            below = middle
+        else:
+            above = middle
+    return (below + above) / 2
+
+
 def softplus(x: float) -> float:
     """log(1 + e**x), without overflow."""
     return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
