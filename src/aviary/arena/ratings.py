@@ -567,65 +567,74 @@ class Placement:
 _EDGE = 4000.0  # Elo beyond every ladder: where a placement stops looking
 
 
-def place(games: Sequence[tuple[float, float]]) -> Placement:
-    """The Elo that best explains scores `games` = (opponent's Elo, score 0..1), by maximum
-    likelihood (draws as half a win), and the profile-likelihood 95% interval: every Elo
-    whose likelihood is within 1.92 log units of the best. A player who won every game has
-    only a lower bound (and no point estimate), one who lost every game an upper one.
+class _Likelihood:
+    """The log likelihood of a player's scores against opponents of known Elo, as a
+    function of the player's Elo; the games tallied by opponent (a grade meets a few
+    levels many times) and summed in plain floats (a grade places its players again
+    after every pair, and a simulated grade thousands of times)."""
 
-    Games are tallied by opponent first (a grade meets a few levels many times), and the
-    log likelihood is summed in plain floats: a grade places its players again after every
-    pair, and a simulated grade (`aviary.arena.grade.simulate`) thousands of times."""
-    if not games:
-        return Placement(None, None, None)
-    tally: dict[float, list[float]] = {}
-    for opponent, score in games:
-        entry = tally.setdefault(float(opponent), [0.0, 0.0])
-        entry[0] += score
-        entry[1] += 1
-    rows = [(opponent, points, count - points) for opponent, (points, count) in tally.items()]
+    def __init__(self, games: Sequence[tuple[float, float]]) -> None:
+        tally: dict[float, list[float]] = {}
+        for opponent, score in games:
+            entry = tally.setdefault(float(opponent), [0.0, 0.0])
+            entry[0] += score
+            entry[1] += 1
+        self.rows = [(opponent, points, count - points)
+                     for opponent, (points, count) in tally.items()]
+        self.low_edge, self.high_edge = min(tally) - _EDGE, max(tally) + _EDGE
+        self.all_won = all(lost == 0 for _, _, lost in self.rows)
+        self.all_lost = all(won == 0 for _, won, _ in self.rows)
 
-    def loglik(elo: float) -> float:
+    def __call__(self, elo: float) -> float:
         # log p = -softplus(-x) and log(1 - p) = -softplus(x), p the chance of a win
         return -sum(won * softplus(_K * (opponent - elo)) + lost * softplus(_K * (elo - opponent))
-                    for opponent, won, lost in rows)
+                    for opponent, won, lost in self.rows)
 
-    def slope(elo: float) -> float:  # d loglik / d elo, falling: the log likelihood is concave
+    def slope(self, elo: float) -> float:
+        """d loglik / d elo, falling: the log likelihood is concave."""
         return sum(won - (won + lost) / (1 + math.exp(_K * (opponent - elo)))
-                   for opponent, won, lost in rows)
+                   for opponent, won, lost in self.rows)
 
-    low_edge, high_edge = min(tally) - _EDGE, max(tally) + _EDGE
-    all_won = all(lost == 0 for _, _, lost in rows)
-    all_lost = all(won == 0 for _, won, _ in rows)
-    if all_won or all_lost:
-        best_elo, best = None, 0.0  # the likelihood rises to 1 towards the open side
-    else:
-        left, right = low_edge, high_edge
+    def most_likely(self) -> float:
+        """The Elo of the greatest likelihood (a player who scored, not every game)."""
+        left, right = self.low_edge, self.high_edge
         for _ in range(60):
             middle = (left + right) / 2
-            if slope(middle) > 0:
+            if self.slope(middle) > 0:
                 left = middle
             else:
                 right = middle
-        best_elo = (left + right) / 2
-        best = loglik(best_elo)
-    cut = best - Z95**2 / 2
+        return (left + right) / 2
 
-    def crossing(inside: float, outside: float) -> float:
+    def crossing(self, cut: float, inside: float, outside: float) -> float:
+        """Where the log likelihood falls to `cut`, between `inside` (at or above it) and
+        `outside` (below)."""
         for _ in range(60):
             middle = (inside + outside) / 2
-            if loglik(middle) >= cut:
+            if self(middle) >= cut:
                 inside = middle
             else:
                 outside = middle
         return (inside + outside) / 2
 
-    if all_won:
-        return Placement(None, crossing(high_edge, low_edge), None)
-    if all_lost:
-        return Placement(None, None, crossing(low_edge, high_edge))
-    assert best_elo is not None
-    return Placement(best_elo, crossing(best_elo, low_edge), crossing(best_elo, high_edge))
+
+def place(games: Sequence[tuple[float, float]]) -> Placement:
+    """The Elo that best explains scores `games` = (opponent's Elo, score 0..1), by maximum
+    likelihood (draws as half a win), and the profile-likelihood 95% interval: every Elo
+    whose likelihood is within 1.92 log units of the best. A player who won every game has
+    only a lower bound (and no point estimate), one who lost every game an upper one."""
+    if not games:
+        return Placement(None, None, None)
+    likelihood = _Likelihood(games)
+    low_edge, high_edge = likelihood.low_edge, likelihood.high_edge
+    if likelihood.all_won:  # the likelihood rises to 1 (log 0) towards the open side
+        return Placement(None, likelihood.crossing(-Z95**2 / 2, high_edge, low_edge), None)
+    if likelihood.all_lost:
+        return Placement(None, None, likelihood.crossing(-Z95**2 / 2, low_edge, high_edge))
+    best_elo = likelihood.most_likely()
+    cut = likelihood(best_elo) - Z95**2 / 2
+    return Placement(best_elo, likelihood.crossing(cut, best_elo, low_edge),
+                     likelihood.crossing(cut, best_elo, high_edge))
 
 
 def even_chance_elo(games: Sequence[tuple[float, float]]) -> float | None:
@@ -635,23 +644,15 @@ def even_chance_elo(games: Sequence[tuple[float, float]]) -> float | None:
     side, far from the games when there are few: two games lost to a level put the bound
     above that level, this point below it. None for anything else (`place` gives the
     most likely Elo)."""
-    if not games or (any(score > 0 for _, score in games)
-                     and any(score < 1 for _, score in games)):
+    if not games:
         return None
-    won = games[0][1] == 1
-
-    def loglik(elo: float) -> float:
-        return -sum(softplus(_K * (opponent - elo) if won else _K * (elo - opponent))
-                    for opponent, _ in games)
-
-    below, above = min(o for o, _ in games) - _EDGE, max(o for o, _ in games) + _EDGE
-    for _ in range(60):  # the likelihood rises towards the open side: bisect for 1/2
-        middle = (below + above) / 2
-        if (loglik(middle) < -math.log(2)) == won:
-            below = middle
-        else:
-            above = middle
-    return (below + above) / 2
+    likelihood = _Likelihood(games)
+    low_edge, high_edge = likelihood.low_edge, likelihood.high_edge
+    if likelihood.all_won:
+        return likelihood.crossing(-math.log(2), high_edge, low_edge)
+    if likelihood.all_lost:
+        return likelihood.crossing(-math.log(2), low_edge, high_edge)
+    return None
 
 
 def softplus(x: float) -> float:
