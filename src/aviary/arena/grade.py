@@ -224,7 +224,6 @@ class Grade:
     problem: str | None = None  # why it could not be graded (it cannot run)
     even_chance: float | None = None  # all won or all lost: the Elo that result is even at
 
-
     @property
     def placement(self) -> Placement:
         return Placement(self.elo, self.low, self.high)

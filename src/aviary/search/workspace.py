@@ -63,7 +63,7 @@ class Workspace:
 
         `null_move` only for a game whose make/unmake handle PASS (see the module)."""
         # age: // 8, over the entries a search ever raised (the rest are 0): a game's moves
-        # use a few thousand of the table's million, and shifting it whole cost 1 ms a move
+        # use a few thousand of the table's million, and shifting it whole took 0.5 ms
         self._history_top = max(self._history_top, int(self.ctx[HISTORY_TOP]))
         raised = self.history[: self._history_top]
         np.right_shift(raised, 3, out=raised)
