@@ -27,6 +27,7 @@ from pathlib import Path
 from aviary.arena.provenance import machine
 from aviary.errors import ArgumentParser, UsageError
 from script import run_main
+from strength import commit_of, git
 
 ROOT = Path(__file__).resolve().parent.parent
 # (game, options, games to time): each a ladder's pairing, its engine level against a
@@ -86,21 +87,16 @@ def main() -> int:
     chosen = [c for c in CONFIGURATIONS if not args.game or c[0] in args.game]
     if not chosen:
         raise UsageError(f"--game: none of {sorted({c[0] for c in CONFIGURATIONS})}")
-    commit = subprocess.run(["git", "rev-parse", "--verify", "--quiet", args.base + "^{commit}"],
-                            capture_output=True, text=True, cwd=ROOT)
-    if commit.returncode != 0:
-        raise UsageError(f"--base: no commit {args.base!r} in {ROOT}")
+    commit = commit_of(args.base, "node_bound_moves: --base")
     where = machine()
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                          text=True, cwd=ROOT).stdout.strip()
+    dirty = git("status", "--porcelain", "--untracked-files=no")
     print(f"node-bound games ({LEVELS[0]} vs {LEVELS[1]}): base {args.base} "
-          f"({commit.stdout.strip()[:12]}) against head {head} (this tree, "
-          f"{'with changes' if _dirty() else 'clean'}), {time.strftime('%Y-%m-%d %H:%M')}, "
+          f"({commit[:12]}) against head {git('rev-parse', '--short', 'HEAD')} (this tree, "
+          f"{'with changes' if dirty else 'clean'}), {time.strftime('%Y-%m-%d %H:%M')}, "
           f"{where['processor']} {where['cores']} cores, load {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory(prefix="aviary-base-") as folder:
         base_tree = Path(folder) / "base"
-        subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(base_tree),
-                        commit.stdout.strip()], cwd=ROOT, check=True)
+        git("worktree", "add", "--detach", "--quiet", str(base_tree), commit)
         try:
             failed = False
             for configuration in chosen:
@@ -122,13 +118,8 @@ def main() -> int:
                       f"ratio {per_move['base'] / per_move['head']:.2f}x  "
                       f"{'same games' if same else 'GAMES DIFFER'}")
         finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base_tree)], cwd=ROOT)
+            git("worktree", "remove", "--force", str(base_tree))
     return 1 if failed else 0
-
-
-def _dirty() -> bool:
-    return bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, cwd=ROOT).stdout.strip())
 
 
 if __name__ == "__main__":

@@ -506,12 +506,13 @@ def git(*words: str, cwd: Path = ROOT) -> str:
                           check=True).stdout.strip()
 
 
-def commit_of(revision: str) -> str:
-    """The commit `revision` names in this repository; UsageError if none."""
+def commit_of(revision: str, command: str = "strength sprt") -> str:
+    """The commit `revision` names in this repository; UsageError (said by `command`) if
+    none."""
     try:
         return git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
     except subprocess.CalledProcessError:
-        raise UsageError(f"strength sprt: no revision {revision!r} in this repository") from None
+        raise UsageError(f"{command}: no revision {revision!r} in this repository") from None
 
 
 @dataclass(frozen=True)
