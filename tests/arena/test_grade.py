@@ -25,6 +25,8 @@ from aviary.arena.games import make_game
 from aviary.arena.players import PlayerSpec
 from aviary.arena.ratings import (
     Placement,
+    _anchored_fit,
+    anchored_fits,
     anchored_ratings,
     elo_from_score,
     even_chance_elo,
@@ -162,6 +164,36 @@ def test_an_anchored_fit_recovers_known_strengths_with_intervals_of_the_right_si
     assert 25 < ratings["a"].margin < 80
     # intervals against the anchor widen up the ladder: each carries the steps below it
     assert ratings["a"].margin < ratings["d"].margin
+
+
+def test_an_anchored_fit_and_its_resamples_are_the_fits_of_their_games_one_by_one():
+    """The fit counts games into pairings; it must give what a fit game by game gives,
+    for the whole set and for each resample of pairs (drawn within each pairing)."""
+    names = ["r", "a", "b", "c"]
+    pairs: list[list[tuple[str, str, float]]] = simulated_pairs(
+        {"r": 0.0, "a": 150.0, "b": 260.0, "c": 500.0}, 2, 12, seed=5)
+    pairs[3] = pairs[3][:1]  # a pair whose second game is missing
+    pairs.append([("a", "r", 0.5), ("r", "a", 0.5)])
+    index = {name: i for i, name in enumerate(names)}
+
+    def game_by_game(chosen: list[list[tuple[str, str, float]]]) -> np.ndarray:
+        games = [game for pair in chosen for game in pair]
+        return _anchored_fit(len(names), np.array([index[a] for a, _, _ in games]),
+                             np.array([index[b] for _, b, _ in games]),
+                             np.array([s for _, _, s in games]), np.ones(len(games)),
+                             0, 2000.0)
+
+    centre, draws = anchored_fits(names, pairs, "r", resamples=5, seed=9)
+    np.testing.assert_allclose(centre, game_by_game(pairs), atol=1e-6)
+    groups: dict[tuple[str, ...], list[list[tuple[str, str, float]]]] = {}
+    for pair in pairs:
+        groups.setdefault(tuple(sorted(pair[0][:2])), []).append(pair)
+    rng = np.random.default_rng(9)
+    for draw in draws:
+        chosen = [group[k] for group in groups.values()
+                  for k in rng.integers(0, len(group), len(group))]
+        np.testing.assert_allclose(draw, game_by_game(chosen), atol=1e-6)
+    assert len({tuple(np.round(draw, 3)) for draw in draws}) == 5  # resamples differ
 
 
 def test_levels_are_chosen_at_even_steps_of_a_probes_curve_made_monotone():

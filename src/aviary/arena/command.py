@@ -313,7 +313,7 @@ def _play(store: Store, jobs: int, backend: str, address: str | None) -> int:
 
 def _play_locked(store: Store, jobs: int, backend: str, address: str | None) -> int:
     config = store.config()
-    done = len(store.finished_ids())
+    done = store.finished_count()
     stopped = store.get("stopped")
     if stopped:
         print(f"{store.path}: tournament already stopped ({stopped})")
@@ -336,7 +336,7 @@ def _play_locked(store: Store, jobs: int, backend: str, address: str | None) -> 
                   f"`aviary arena resume {store.path}` continues", file=sys.stderr)
             return 1
         except runner.Interrupted as interrupted:
-            stored = len(store.finished_ids())
+            stored = store.finished_count()
             print(f"aviary arena: stopped by {interrupted}: {stored} of {config.games} games "
                   f"stored, games in progress abandoned; `aviary arena resume {store.path}` "
                   "continues", file=sys.stderr, flush=True)

@@ -115,7 +115,7 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
     config = ladder.calibration_config(game, specs, args.max_games, args.max_plies)
 
     def checkpoint(store: Store) -> str | None:
-        done = len(store.finished_ids())
+        done = store.finished_count()
         if done % CHECK_EVERY or not done:
             return None
         if ladder.all_drawn(store.games()):
@@ -179,7 +179,7 @@ def _play(db: Path, config: Config, jobs: int, until: Any = None) -> int:
 
 def _progress(store: Store) -> Any:
     total = store.config().games
-    done = [len(store.finished_ids())]
+    done = [store.finished_count()]
 
     def said(record: GameRecord) -> None:
         done[0] += 1

@@ -208,6 +208,10 @@ class Store:
     def finished_ids(self) -> set[int]:
         return {row[0] for row in self.db.execute("SELECT id FROM games")}
 
+    def finished_count(self) -> int:
+        """How many games are stored (asked after every game: no set of 30,000 ids)."""
+        return int(self.db.execute("SELECT count(*) FROM games").fetchone()[0])
+
     def save(self, record: GameRecord, round_number: int, finished: str | None = None) -> None:
         """Store a finished game and its moves atomically (`finished`: when, default now)."""
         with self.transaction() as db:
