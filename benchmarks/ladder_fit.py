@@ -1,0 +1,118 @@
+"""A ladder's fit, head against a base commit: the seconds a calibration's checkpoint
+spends fitting its levels, and the very same numbers.
+
+A calibration refits its ladder (a Bradley-Terry fit and 100 resamples of its pairs)
+every 100 games, in the process that hands games to the workers: while it fits, a
+worker that finished its game waits. With 30,000 games that fit is what the calibration
+spends beside its games. This fits the same simulated calibrations (eleven levels 180 Elo
+apart, each against the two on either side, colour-swapped pairs, draws included) with
+the code of two commits: base (checked out in a temporary worktree) and head (this tree),
+each in a process of its own, in turn. Both must give the same Elos and resamples (to
+1e-6); the script checks it and fails otherwise. Times are the best of `--rounds` runs.
+
+    python benchmarks/ladder_fit.py [--base main] [--rounds 3] [--pairs 1000 15000]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from aviary.arena.provenance import machine
+from aviary.errors import ArgumentParser, UsageError
+from script import run_main
+from strength import commit_of, git
+
+ROOT = Path(__file__).resolve().parent.parent
+LEVELS = 11
+STEP = 180.0
+RESAMPLES = 100  # as a calibration's checkpoint fits
+
+# what each side runs, in its own process with its own tree's `aviary` first on the path
+FITTER = """
+import json, math, random, sys, time
+import numpy as np
+from aviary.arena.ratings import anchored_fits
+pairs_wanted, levels, step, resamples, rounds = json.loads(sys.argv[1])
+rng = random.Random(7)
+names = [f"L{i}" for i in range(levels)]
+pairings = [(i, j) for i in range(levels) for j in (i + 1, i + 2) if j < levels]
+def score(a, b):  # a's score against b: a draw a tenth of the time
+    if rng.random() < 0.1:
+        return 0.5
+    return float(rng.random() < 1 / (1 + 10 ** ((b - a) * step / 400)))
+pairs = []
+for k in range(pairs_wanted):
+    i, j = pairings[k % len(pairings)]
+    pairs.append([(names[i], names[j], score(i, j)), (names[j], names[i], score(j, i))])
+best = math.inf
+for _ in range(rounds):
+    started = time.perf_counter()
+    centre, draws = anchored_fits(names, pairs, "L0", resamples)
+    best = min(best, time.perf_counter() - started)
+print(json.dumps({"seconds": best, "centre": centre.tolist(), "draws": draws.tolist()}))
+"""
+
+
+def side(tree: Path, pairs: int, rounds: int) -> dict[str, object]:
+    """One side's fits of one simulated calibration, in a process of its own."""
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    result = subprocess.run(
+        [sys.executable, "-c", FITTER, json.dumps([pairs, LEVELS, STEP, RESAMPLES, rounds])],
+        capture_output=True, text=True, env=env, cwd=tree, timeout=3600)
+    if result.returncode != 0:
+        raise RuntimeError(f"{tree}: {result.stderr.strip().splitlines()[-1:]}")
+    return dict(json.loads(result.stdout.strip().splitlines()[-1]))
+
+
+def largest_difference(base: dict[str, object], head: dict[str, object]) -> float:
+    import numpy as np
+    return max(float(np.max(np.abs(np.array(base[key]) - np.array(head[key]))))
+               for key in ("centre", "draws"))
+
+
+def main() -> int:
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default="main", help="the commit to compare with (main)")
+    parser.add_argument("--rounds", type=int, default=3, help="fits timed on each side (3)")
+    parser.add_argument("--pairs", type=int, nargs="+", default=[1000, 5000, 15000],
+                        help="the simulated calibrations' colour-swapped pairs")
+    args = parser.parse_args()
+    if args.rounds < 1:
+        raise UsageError(f"--rounds must be at least 1, got {args.rounds}")
+    if min(args.pairs) < 1:
+        raise UsageError(f"--pairs must be at least 1, got {min(args.pairs)}")
+    commit = commit_of(args.base, "ladder_fit: --base")
+    where = machine()
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    print(f"a ladder's fit ({LEVELS} levels, {RESAMPLES} resamples): base {args.base} "
+          f"({commit[:12]}) against head {git('rev-parse', '--short', 'HEAD')} (this tree, "
+          f"{'with changes' if dirty else 'clean'}), {time.strftime('%Y-%m-%d %H:%M')}, "
+          f"{where['processor']} {where['cores']} cores, load {os.getloadavg()[0]:.1f}")
+    failed = False
+    with tempfile.TemporaryDirectory(prefix="aviary-base-") as folder:
+        base_tree = Path(folder) / "base"
+        git("worktree", "add", "--detach", "--quiet", str(base_tree), commit)
+        try:
+            for pairs in args.pairs:
+                base = side(base_tree, pairs, args.rounds)
+                head = side(ROOT, pairs, args.rounds)
+                difference = largest_difference(base, head)
+                same = difference < 1e-6
+                failed |= not same
+                base_s, head_s = float(base["seconds"]), float(head["seconds"])  # type: ignore[arg-type]
+                print(f"  {pairs:6} pairs ({2 * pairs:6} games)  base {base_s:7.3f} s  "
+                      f"head {head_s:7.3f} s  ratio {base_s / head_s:6.1f}x  "
+                      + ("same numbers" if same else f"NUMBERS DIFFER by {difference:.2g}"))
+        finally:
+            git("worktree", "remove", "--force", str(base_tree))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    run_main(main)
