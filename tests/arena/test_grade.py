@@ -273,6 +273,39 @@ def test_calibrate_writes_a_ladder_that_show_prints_and_the_same_command_goes_on
     assert other.returncode == 2 and "other levels" in other.stderr
 
 
+def test_a_calibration_fits_every_100_games_and_past_10000_every_1_percent_more():
+    from aviary.arena.ladder_command import fit_due
+
+    assert [done for done in range(0, 1001) if fit_due(done, 0)] == list(range(100, 1001, 100))
+    last, fits = 0, []
+    for done in range(9000, 30001):
+        if fit_due(done, last):
+            last = done
+            fits.append(done)
+    # 10,000 games + 1% is 10,100: the next fit is at 10,200, the first multiple of 100 past it
+    assert fits[:12] == [*range(9000, 10001, 100), 10200]
+    assert all(b - a >= b // 100 and b % 100 == 0 for a, b in zip(fits, fits[1:], strict=False))
+    assert fits[-1] >= 29700 and len(fits) < 211 / 2  # every 100 games would fit 211 times
+
+
+def test_a_calibration_stops_at_its_first_fit_that_meets_the_target_and_stays_stopped(
+        tmp_path):
+    out, db = tmp_path / "ladder.json", tmp_path / "calibration.sqlite"
+    command = ("ladder", "calibrate", *PIKACHU, "--file", str(out), "--db", str(db),
+               "--levels", "aviary:random", "aviary:engine?nodes=5&time=30",
+               "--max-plies", "200", "--max-games", "400", "--target", "100000", "--jobs", "2")
+    done = aviary(*command)
+    assert done.returncode == 0, done.stderr
+    written = ladder.Ladder.from_json(out.read_text())
+    assert written.calibration["games"] == 100  # the first fit, at 100 of 400 games
+    with Store(db, read_only=True) as store:
+        assert store.get("stopped") == "every level within +-100000 Elo"
+    again = aviary(*command)
+    assert again.returncode == 0, again.stderr
+    with Store(db, read_only=True) as store:
+        assert len(store.games()) == 100
+
+
 def test_a_calibration_whose_games_were_all_drawn_writes_no_ladder(tmp_path):
     """Levels that only ever draw (a game whose board locks up before anyone can win)
     would fit at 0 +- 0 each, "precise" and meaningless: the calibration says so and

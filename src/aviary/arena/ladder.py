@@ -198,11 +198,13 @@ def pairs_of(games: Sequence[StoredGame]) -> list[list[tuple[str, str, float]]]:
     return list(grouped.values())
 
 
-def fit(store: Store, resamples: int = 300) -> Ladder:
-    """The ladder the calibration database `store` holds so far."""
+def fit(store: Store, resamples: int = 300, stored: Sequence[StoredGame] | None = None
+        ) -> Ladder:
+    """The ladder the calibration database `store` holds so far (`stored`: its games,
+    when the caller has read them)."""
     config = store.config()
     names = [player.name for player in config.players]
-    stored = store.games()
+    stored = store.games() if stored is None else stored
     pairs = pairs_of(stored)
     if not pairs:
         raise UsageError(f"{store.path} holds no calibration game yet")

@@ -4,8 +4,8 @@
 database, and the same command again goes on from there. When no levels are given it
 first plays a short probe over a fine grid of levels (its own database, beside the
 calibration's) and places the ladder's levels at even steps of that probe's curve. The
-ladder file is rewritten every `CHECK_EVERY` games, so a long calibration always leaves
-its current ladder behind.
+ladder file is rewritten every `CHECK_EVERY` games (past 10,000 games, every 1% more), so
+a long calibration always leaves its current ladder behind.
 """
 
 from __future__ import annotations
@@ -114,17 +114,27 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
         raise UsageError("a ladder needs at least two levels")
     config = ladder.calibration_config(game, specs, args.max_games, args.max_plies)
 
+    counted: list[int] = []  # games stored: counted once, then one more a call
+    fitted_at = [0]
+
     def checkpoint(store: Store) -> str | None:
-        done = store.finished_count()
-        if done % CHECK_EVERY or not done:
+        # `runner.run` asks once before its first game, then after each game it stores
+        if counted:
+            counted[0] += 1
+        else:
+            counted.append(store.finished_count())
+        done = counted[0]
+        if not fit_due(done, fitted_at[0]):
             return None
-        if ladder.all_drawn(store.games()):
+        fitted_at[0] = done
+        stored = store.games()
+        if ladder.all_drawn(stored):
             return f"all of the first {done} games drawn"  # the fit below says so
-        fitted = ladder.fit(store, resamples=100)
+        fitted = ladder.fit(store, resamples=100, stored=stored)
         if ladder.precise_enough(fitted, args.target):
             # 100 resamples put the 2.5% and 97.5% points a few Elo off either way: the
             # ladder that ends the calibration is the one its file will hold
-            fitted = ladder.fit(store)
+            fitted = ladder.fit(store, stored=stored)
         ladder.write(fitted, out)
         if ladder.precise_enough(fitted, args.target):
             return f"every level within +-{args.target:g} Elo"
@@ -139,6 +149,13 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
     print_ladder(fitted)
     print(f"written to {out}")
     return status
+
+
+def fit_due(done: int, last: int) -> bool:
+    """Whether a calibration fits its ladder at `done` games stored, its last fit at
+    `last`: every `CHECK_EVERY` games, and past 10,000 games every 1% more (a fit reads
+    every game, and the workers wait while it runs)."""
+    return done > 0 and done % CHECK_EVERY == 0 and done - last >= done // 100
 
 
 def _existing_levels(db: Path) -> list[str] | None:
