@@ -19,14 +19,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-from aviary.arena.provenance import machine
 from aviary.errors import ArgumentParser, UsageError
 from script import run_main
-from strength import commit_of, git
+from strength import base_worktree, commit_of, head_against_base
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = 11
@@ -88,29 +85,20 @@ def main() -> int:
     if min(args.pairs) < 1:
         raise UsageError(f"--pairs must be at least 1, got {min(args.pairs)}")
     commit = commit_of(args.base, "ladder_fit: --base")
-    where = machine()
-    dirty = git("status", "--porcelain", "--untracked-files=no")
-    print(f"a ladder's fit ({LEVELS} levels, {RESAMPLES} resamples): base {args.base} "
-          f"({commit[:12]}) against head {git('rev-parse', '--short', 'HEAD')} (this tree, "
-          f"{'with changes' if dirty else 'clean'}), {time.strftime('%Y-%m-%d %H:%M')}, "
-          f"{where['processor']} {where['cores']} cores, load {os.getloadavg()[0]:.1f}")
+    print(f"a ladder's fit ({LEVELS} levels, {RESAMPLES} resamples): "
+          + head_against_base(args.base, commit))
     failed = False
-    with tempfile.TemporaryDirectory(prefix="aviary-base-") as folder:
-        base_tree = Path(folder) / "base"
-        git("worktree", "add", "--detach", "--quiet", str(base_tree), commit)
-        try:
-            for pairs in args.pairs:
-                base = side(base_tree, pairs, args.rounds)
-                head = side(ROOT, pairs, args.rounds)
-                difference = largest_difference(base, head)
-                same = difference < 1e-6
-                failed |= not same
-                base_s, head_s = float(base["seconds"]), float(head["seconds"])  # type: ignore[arg-type]
-                print(f"  {pairs:6} pairs ({2 * pairs:6} games)  base {base_s:7.3f} s  "
-                      f"head {head_s:7.3f} s  ratio {base_s / head_s:6.1f}x  "
-                      + ("same numbers" if same else f"NUMBERS DIFFER by {difference:.2g}"))
-        finally:
-            git("worktree", "remove", "--force", str(base_tree))
+    with base_worktree(commit) as base_tree:
+        for pairs in args.pairs:
+            base = side(base_tree, pairs, args.rounds)
+            head = side(ROOT, pairs, args.rounds)
+            difference = largest_difference(base, head)
+            same = difference < 1e-6
+            failed |= not same
+            base_s, head_s = float(base["seconds"]), float(head["seconds"])  # type: ignore[arg-type]
+            print(f"  {pairs:6} pairs ({2 * pairs:6} games)  base {base_s:7.3f} s  "
+                  f"head {head_s:7.3f} s  ratio {base_s / head_s:6.1f}x  "
+                  + ("same numbers" if same else f"NUMBERS DIFFER by {difference:.2g}"))
     return 1 if failed else 0
 
 

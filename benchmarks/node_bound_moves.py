@@ -20,14 +20,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-from aviary.arena.provenance import machine
 from aviary.errors import ArgumentParser, UsageError
 from script import run_main
-from strength import commit_of, git
+from strength import base_worktree, commit_of, head_against_base
 
 ROOT = Path(__file__).resolve().parent.parent
 # (game, options, games to time): each a ladder's pairing, its engine level against a
@@ -88,37 +85,28 @@ def main() -> int:
     if not chosen:
         raise UsageError(f"--game: none of {sorted({c[0] for c in CONFIGURATIONS})}")
     commit = commit_of(args.base, "node_bound_moves: --base")
-    where = machine()
-    dirty = git("status", "--porcelain", "--untracked-files=no")
-    print(f"node-bound games ({LEVELS[0]} vs {LEVELS[1]}): base {args.base} "
-          f"({commit[:12]}) against head {git('rev-parse', '--short', 'HEAD')} (this tree, "
-          f"{'with changes' if dirty else 'clean'}), {time.strftime('%Y-%m-%d %H:%M')}, "
-          f"{where['processor']} {where['cores']} cores, load {os.getloadavg()[0]:.1f}")
-    with tempfile.TemporaryDirectory(prefix="aviary-base-") as folder:
-        base_tree = Path(folder) / "base"
-        git("worktree", "add", "--detach", "--quiet", str(base_tree), commit)
-        try:
-            failed = False
-            for configuration in chosen:
-                cpu = {"base": 0.0, "head": 0.0}
-                moves, digests = {"base": 0, "head": 0}, set()
-                for _ in range(args.rounds):
-                    for name, tree in (("base", base_tree), ("head", ROOT)):
-                        run = side(tree, configuration)
-                        cpu[name] += float(run["cpu"])
-                        moves[name] += int(run["moves"])
-                        digests.add(run["games"])
-                per_move = {name: 1000 * cpu[name] / max(moves[name], 1) for name in cpu}
-                same = len(digests) == 1
-                failed |= not same
-                options = ",".join(f"{key}={value}" for key, value in configuration[1].items())
-                label = f"{configuration[0]} {options}"
-                print(f"  {label:32} {moves['head'] // args.rounds:5} moves  base "
-                      f"{per_move['base']:.2f} ms/move  head {per_move['head']:.2f} ms/move  "
-                      f"ratio {per_move['base'] / per_move['head']:.2f}x  "
-                      f"{'same games' if same else 'GAMES DIFFER'}")
-        finally:
-            git("worktree", "remove", "--force", str(base_tree))
+    print(f"node-bound games ({LEVELS[0]} vs {LEVELS[1]}): "
+          + head_against_base(args.base, commit))
+    failed = False
+    with base_worktree(commit) as base_tree:
+        for configuration in chosen:
+            cpu = {"base": 0.0, "head": 0.0}
+            moves, digests = {"base": 0, "head": 0}, set()
+            for _ in range(args.rounds):
+                for name, tree in (("base", base_tree), ("head", ROOT)):
+                    run = side(tree, configuration)
+                    cpu[name] += float(run["cpu"])
+                    moves[name] += int(run["moves"])
+                    digests.add(run["games"])
+            per_move = {name: 1000 * cpu[name] / max(moves[name], 1) for name in cpu}
+            same = len(digests) == 1
+            failed |= not same
+            options = ",".join(f"{key}={value}" for key, value in configuration[1].items())
+            label = f"{configuration[0]} {options}"
+            print(f"  {label:32} {moves['head'] // args.rounds:5} moves  base "
+                  f"{per_move['base']:.2f} ms/move  head {per_move['head']:.2f} ms/move  "
+                  f"ratio {per_move['base'] / per_move['head']:.2f}x  "
+                  f"{'same games' if same else 'GAMES DIFFER'}")
     return 1 if failed else 0
 
 

@@ -34,6 +34,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -42,6 +44,7 @@ from typing import Any
 from aviary.arena.export import Match, read_export, status
 from aviary.arena.games import make_game
 from aviary.arena.players import own_seconds, parse_specs
+from aviary.arena.provenance import machine
 from aviary.arena.report import summarize_match
 from aviary.arena.store import Store
 from aviary.errors import ArgumentParser, UsageError
@@ -513,6 +516,30 @@ def commit_of(revision: str, command: str = "strength sprt") -> str:
         return git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
     except subprocess.CalledProcessError:
         raise UsageError(f"{command}: no revision {revision!r} in this repository") from None
+
+
+def head_against_base(base: str, commit: str) -> str:
+    """What a head-against-base benchmark's first line says of its two sides and where
+    it ran: base (its name and commit), head (this tree, clean or not), when, the
+    machine and its load."""
+    where = machine()
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    return (f"base {base} ({commit[:12]}) against head {git('rev-parse', '--short', 'HEAD')} "
+            f"(this tree, {'with changes' if dirty else 'clean'}), "
+            f"{time.strftime('%Y-%m-%d %H:%M')}, {where['processor']} {where['cores']} cores, "
+            f"load {os.getloadavg()[0]:.1f}")
+
+
+@contextmanager
+def base_worktree(commit: str) -> Iterator[Path]:
+    """`commit` checked out in a temporary worktree (the base side), removed after."""
+    with tempfile.TemporaryDirectory(prefix="aviary-base-") as folder:
+        tree = Path(folder) / "base"
+        git("worktree", "add", "--detach", "--quiet", str(tree), commit)
+        try:
+            yield tree
+        finally:
+            git("worktree", "remove", "--force", str(tree))
 
 
 @dataclass(frozen=True)
