@@ -493,8 +493,8 @@ def anchored_fits(names: Sequence[str], pairs: Sequence[Sequence[tuple[str, str,
     flat = [[(index[a], index[b], s) for a, b, s in pair] for group in groups for pair in group]
     starts = np.cumsum([0, *(len(group) for group in groups)])
     # A fit needs only each ordered pairing's games and points, so every game is counted
-    # into its cell (a, b) and a resample weighs each pair by how often it was drawn: a
-    # fit of 30,000 games costs no more than one of 30.
+    # into its cell (a, b) and a resample weighs each pair by how often it was drawn: the
+    # Newton steps run on a few dozen cells, however many games there are.
     size = len(names)
     pair_of_game = np.array([k for k, pair in enumerate(flat) for _ in pair], dtype=np.intp)
     games = [game for pair in flat for game in pair]
