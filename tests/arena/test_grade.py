@@ -263,6 +263,9 @@ def test_calibrate_writes_a_ladder_that_show_prints_and_the_same_command_goes_on
     assert all(level.low <= level.elo <= level.high for level in written.levels)
     shown = aviary("ladder", "show", *PIKACHU, "--file", str(out))
     assert shown.returncode == 0 and "L2" in shown.stdout and "random mover" in shown.stdout
+    more = ladder.games_to_target(written, 30)
+    assert more > 0 and (f"(about {more:,} more games: `aviary ladder calibrate` goes on)"
+                         in " ".join(shown.stdout.split()))
     again = aviary("ladder", "calibrate", *PIKACHU, "--file", str(out), "--db",
                    str(tmp_path / "calibration.sqlite"), "--max-games", "14", "--jobs", "1")
     assert again.returncode == 0, again.stderr
@@ -298,12 +301,29 @@ def test_a_calibration_stops_at_its_first_fit_that_meets_the_target_and_stays_st
     assert done.returncode == 0, done.stderr
     written = ladder.Ladder.from_json(out.read_text())
     assert written.calibration["games"] == 100  # the first fit, at 100 of 400 games
+    said = [line for line in done.stdout.splitlines() if "widest interval" in line]
+    step = written.levels[1].step
+    assert said == [f"aviary ladder: 100 games: widest interval +-{written.levels[1].margin:.1f} "
+                    f"(L1), steps {step:.0f} to {step:.0f} Elo; every level within +-100000"]
     with Store(db, read_only=True) as store:
         assert store.get("stopped") == "every level within +-100000 Elo"
     again = aviary(*command)
     assert again.returncode == 0, again.stderr
     with Store(db, read_only=True) as store:
         assert len(store.games()) == 100
+
+
+def test_the_games_a_ladder_still_needs_grow_as_the_square_of_its_widest_interval():
+    levels = (ladder.Level("L0", "aviary:random"),
+              ladder.Level("L1", "aviary:engine", 200.0, 170.0, 230.0),
+              ladder.Level("L2", "aviary:engine", 380.0, 320.0, 440.0))
+    wide = ladder.Ladder("pikachu", {"n": 8}, levels, {"games": 1000})
+    assert ladder.widest(wide).name == "L2"
+    even = ladder.Ladder("pikachu", {"n": 8}, (
+        *levels[:2], ladder.Level("L2", "aviary:engine", 400.0, 370.0, 430.0)), {"games": 10})
+    assert ladder.widest(even).name == "L2"  # of equals (+-30 each), the highest
+    assert ladder.games_to_target(wide, 30) == 3000  # +-60 -> +-30: four times the games
+    assert ladder.games_to_target(wide, 60) == 0 and ladder.games_to_target(wide, 90) == 0
 
 
 def test_a_calibration_whose_games_were_all_drawn_writes_no_ladder(tmp_path):

@@ -258,6 +258,19 @@ def precise_enough(ladder: Ladder, target: float) -> bool:
     return all(level.margin <= target for level in ladder.levels)
 
 
+def widest(ladder: Ladder) -> Level:
+    """The level whose interval against the random mover is widest (the top, mostly;
+    of equals, the highest)."""
+    return max(reversed(ladder.levels), key=lambda level: level.margin)
+
+
+def games_to_target(ladder: Ladder, target: float) -> int:
+    """About how many more games would put every level within +-target: an interval
+    narrows as one over the square root of the games."""
+    games = int(ladder.calibration.get("games", 0))
+    return max(0, math.ceil(games * (widest(ladder).margin / target) ** 2) - games)
+
+
 def write(ladder: Ladder, out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     write_text_atomically(out, ladder.to_json())

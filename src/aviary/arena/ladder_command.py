@@ -136,6 +136,7 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
             # ladder that ends the calibration is the one its file will hold
             fitted = ladder.fit(store, stored=stored)
         ladder.write(fitted, out)
+        print(fit_line(fitted, args.target), flush=True)
         if ladder.precise_enough(fitted, args.target):
             return f"every level within +-{args.target:g} Elo"
         return None
@@ -156,6 +157,17 @@ def fit_due(done: int, last: int) -> bool:
     `last`: every `CHECK_EVERY` games, and past 10,000 games every 1% more (a fit reads
     every game, and the workers wait while it runs)."""
     return done > 0 and done % CHECK_EVERY == 0 and done - last >= done // 100
+
+
+def fit_line(fitted: ladder.Ladder, target: float) -> str:
+    """What a calibration says at each fit: how far it has come, and how far to go."""
+    wide = ladder.widest(fitted)
+    steps = [level.step for level in fitted.levels[1:]]
+    more = ladder.games_to_target(fitted, target)
+    return (f"aviary ladder: {fitted.calibration['games']:,} games: widest interval "
+            f"+-{wide.margin:.1f} ({wide.name}), steps {min(steps):.0f} to {max(steps):.0f} Elo; "
+            + (f"about {more:,} more games for +-{target:g}" if more else
+               f"every level within +-{target:g}"))
 
 
 def _existing_levels(db: Path) -> list[str] | None:
@@ -229,7 +241,8 @@ def print_ladder(shown: ladder.Ladder) -> None:
                       f"{machine.get('cores', '?')} cores{load_text}", highlight=False)
     wide = [level.name for level in shown.levels if level.margin > TARGET]
     if wide:
-        console.print(f"intervals wider than +-{TARGET:g}: {', '.join(wide)} (more games: "
+        console.print(f"intervals wider than +-{TARGET:g}: {', '.join(wide)} (about "
+                      f"{ladder.games_to_target(shown, TARGET):,} more games: "
                       "`aviary ladder calibrate` goes on)", highlight=False)
     uneven = ladder.steps_outside(shown)
     if uneven:
