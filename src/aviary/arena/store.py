@@ -209,7 +209,7 @@ class Store:
         return {row[0] for row in self.db.execute("SELECT id FROM games")}
 
     def finished_count(self) -> int:
-        """How many games are stored (asked after every game: no set of 30,000 ids)."""
+        """How many games are stored (`len(finished_ids())` without a set of their ids)."""
         return int(self.db.execute("SELECT count(*) FROM games").fetchone()[0])
 
     def save(self, record: GameRecord, round_number: int, finished: str | None = None) -> None:
