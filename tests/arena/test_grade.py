@@ -270,6 +270,8 @@ def test_calibrate_writes_a_ladder_that_show_prints_and_the_same_command_goes_on
                    str(tmp_path / "calibration.sqlite"), "--max-games", "14", "--jobs", "1")
     assert again.returncode == 0, again.stderr
     assert ladder.Ladder.from_json(out.read_text()).calibration["games"] == 14
+    counted = [line.split("]")[0] for line in again.stdout.splitlines() if line.startswith("[")]
+    assert counted == ["[13/14", "[14/14"]  # counted on from the games already stored
     other = aviary("ladder", "calibrate", *PIKACHU, "--file", str(out), "--db",
                    str(tmp_path / "calibration.sqlite"), "--levels", "aviary:random",
                    "aviary:engine?nodes=5")

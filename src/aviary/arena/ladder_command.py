@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -114,19 +115,13 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
         raise UsageError("a ladder needs at least two levels")
     config = ladder.calibration_config(game, specs, args.max_games, args.max_plies)
 
-    counted: list[int] = []  # games stored: counted once, then one more a call
-    fitted_at = [0]
+    fitted_at = 0
 
-    def checkpoint(store: Store) -> str | None:
-        # `runner.run` asks once before its first game, then after each game it stores
-        if counted:
-            counted[0] += 1
-        else:
-            counted.append(store.finished_count())
-        done = counted[0]
-        if not fit_due(done, fitted_at[0]):
+    def checkpoint(store: Store, done: int) -> str | None:
+        nonlocal fitted_at
+        if not fit_due(done, fitted_at):
             return None
-        fitted_at[0] = done
+        fitted_at = done
         stored = store.games()
         if ladder.all_drawn(stored):
             return f"all of the first {done} games drawn"  # the fit below says so
@@ -183,20 +178,24 @@ def _existing_levels(db: Path) -> list[str] | None:
     return [player.spec for player in config.players]
 
 
-def _play(db: Path, config: Config, jobs: int, until: Any = None) -> int:
+def _play(db: Path, config: Config, jobs: int,
+          until: Callable[[Store, int], str | None] | None = None) -> int:
     """Play `config`'s games into `db` (created, or resumed where it stopped, up to the
     game count asked for now: a calibration's length is a limit, not part of what it is);
-    0, or 128 + the signal that stopped it."""
+    0, or 128 + the signal that stopped it. `until` is asked before the first game and
+    after each stored one, with the number of games stored."""
     with Store(db) as store:
         if store.get("config") is None:
             store.create(config)
         elif store.config().games != config.games:
             store.put("config", replace(store.config(), games=config.games).to_json())
+        tally = _Tally(store)
         lock = lock_database(db)
         try:
             store.add_sitting(jobs, "local", isolation.describe())
             with runner.StopSignals(db) as stop:
-                runner.run(store, jobs=jobs, stop=stop, until=until, on_game=_progress(store))
+                runner.run(store, jobs=jobs, stop=stop, on_game=tally.said,
+                           until=None if until is None else lambda store: until(store, tally.done))
         except runner.Interrupted as interrupted:
             print(f"aviary ladder: stopped by {interrupted}; the same command goes on from "
                   f"{db}", file=sys.stderr, flush=True)
@@ -206,15 +205,17 @@ def _play(db: Path, config: Config, jobs: int, until: Any = None) -> int:
     return 0
 
 
-def _progress(store: Store) -> Any:
-    total = store.config().games
-    done = [store.finished_count()]
+class _Tally:
+    """The games stored in a calibration's database: counted once when it opens, then one
+    more a stored game (counting them again would read every id, a game at a time)."""
 
-    def said(record: GameRecord) -> None:
-        done[0] += 1
-        print(f"[{done[0]}/{total}] {describe_game(record)}", flush=True)
+    def __init__(self, store: Store) -> None:
+        self.total = store.config().games
+        self.done = store.finished_count()
 
-    return said
+    def said(self, record: GameRecord) -> None:
+        self.done += 1
+        print(f"[{self.done}/{self.total}] {describe_game(record)}", flush=True)
 
 
 def print_ladder(shown: ladder.Ladder) -> None:
