@@ -190,6 +190,39 @@ def test_sprt_stops_a_lopsided_match_early_and_resume_respects_the_stop(tmp_path
         assert connection.execute("SELECT COUNT(*) FROM games").fetchone() == (46,)
 
 
+def test_an_sprt_watch_adds_each_stored_game_as_reading_the_database_again_would(tmp_path):
+    """A run's SPRT reads the stored games once and then adds the row `Store.save` returns
+    for each game it stores: the same rows, in the same order, as reading them again, and
+    so the same decision."""
+    from aviary.arena.players import PlayerSpec
+    from aviary.arena.referee import GameRecord, MoveRecord
+    from aviary.arena.runner import SprtWatch
+    from aviary.arena.store import Store
+
+    config = Config(game="pikachu", players=[PlayerSpec("a", "aviary:random?seed=1"),
+                                             PlayerSpec("b", "aviary:random?seed=2")],
+                    seconds=1.0, games=60, game_options={"n": 7}, sprt=(0, 50, 0.05, 0.05))
+    slots = plan(config)
+
+    def record(slot) -> GameRecord:  # "a" wins every game, by a few moves
+        return GameRecord(slot.index, slot.first, slot.second, f"opening {slot.round}",
+                          1.0 if slot.first == "a" else 0.0, 0 if slot.first == "a" else 1,
+                          "no-pieces", "", [MoveRecord(1, 0, "s", 0.1, 0.1, 1.0)], 1.23456,
+                          (0.5, 0.75), "fingerprint")
+
+    with Store(tmp_path / "sprt.sqlite") as store:
+        store.create(config)
+        for slot in slots[:10]:
+            store.save(record(slot), slot.round)
+        watch = SprtWatch(store, config)
+        assert watch.games == store.games() and watch.decision() is None
+        for slot in slots[10:]:
+            watch.add(store.save(record(slot), slot.round))
+        assert watch.games == store.games()
+        # 30 won pairs pass the H1 bound (23 are needed, as the match above shows)
+        assert watch.decision() == SprtWatch(store, config).decision() == "H1"
+
+
 def test_more_games_at_once_than_cores_is_warned_about():
     from aviary.arena.runner import default_jobs, oversubscription_warning
 

@@ -20,7 +20,7 @@ import sqlite3
 import stat
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -212,21 +212,24 @@ class Store:
         """How many games are stored (`len(finished_ids())` without a set of their ids)."""
         return int(self.db.execute("SELECT count(*) FROM games").fetchone()[0])
 
-    def save(self, record: GameRecord, round_number: int, finished: str | None = None) -> None:
-        """Store a finished game and its moves atomically (`finished`: when, default now)."""
+    def save(self, record: GameRecord, round_number: int,
+             finished: str | None = None) -> StoredGame:
+        """Store a finished game and its moves atomically (`finished`: when, default now);
+        returns its row as `games` will read it."""
+        stored = StoredGame(record.slot + 1, round_number, record.first, record.second,
+                            record.opening, record.result, record.winner, record.reason,
+                            record.detail, len(record.moves), round(record.wall, 3),
+                            finished or _now(), *record.load, record.code)
         with self.transaction() as db:
-            db.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * 15)})",
-                (record.slot + 1, round_number, record.first, record.second, record.opening,
-                 record.result, record.winner, record.reason, record.detail, len(record.moves),
-                 round(record.wall, 3), finished or _now(), *record.load, record.code),
-            )
+            db.execute(f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * 15)})",
+                       astuple(stored))
             db.executemany(
                 "INSERT INTO moves (game, ply, mover, state, seconds, wall, time_limit, cpu, note)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(record.slot + 1, m.ply, m.mover, m.state, m.seconds, m.wall, m.limit, m.cpu,
                   m.note) for m in record.moves],
             )
+        return stored
 
     def games(self) -> list[StoredGame]:
         """The tournament's stored games: rows that are planned games with their players
