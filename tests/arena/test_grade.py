@@ -33,6 +33,7 @@ from aviary.arena.ratings import (
     place,
     score_from_elo,
 )
+from aviary.arena.referee import DRAW_BY_PLY_LIMIT
 from aviary.arena.schedule import Config, pairings, plan
 from aviary.arena.store import Store
 
@@ -276,6 +277,64 @@ def test_calibrate_writes_a_ladder_that_show_prints_and_the_same_command_goes_on
                    str(tmp_path / "calibration.sqlite"), "--levels", "aviary:random",
                    "aviary:engine?nodes=5")
     assert other.returncode == 2 and "other levels" in other.stderr
+
+
+def test_a_calibration_goes_on_from_its_ladder_file_when_its_database_is_gone(tmp_path,
+                                                                               calibrated):
+    """The file keeps every game's result: a new database starts from them (another
+    machine, the old database lost), and refitting them gives the file's own numbers."""
+    out = tmp_path / "ladder.json"
+    out.write_text(calibrated.read_text())
+    before = ladder.Ladder.from_json(out.read_text())
+    (code, results), = before.results.items()
+    assert code == before.calibration["code"][0] and len(results) == 12
+    assert set(results) <= set("10=p") and results.count("p") == before.calibration[
+        "ply_limit_draws"]
+    again = aviary("ladder", "calibrate", *PIKACHU, "--file", str(out), "--db",
+                   str(tmp_path / "new.sqlite"), "--max-games", "12", "--jobs", "1")
+    assert again.returncode == 0, again.stderr
+    assert f"going on from the 12 games in {out}" in " ".join(again.stdout.split())
+    refit = ladder.Ladder.from_json(out.read_text())
+    assert refit.levels == before.levels and refit.results == before.results
+    assert refit.calibration["started"] == before.calibration["started"]
+    assert refit.calibration["earlier"][0]["games"] == 12
+    more = aviary("ladder", "calibrate", *PIKACHU, "--file", str(out), "--db",
+                  str(tmp_path / "more.sqlite"), "--max-games", "16", "--jobs", "1")
+    assert more.returncode == 0, more.stderr
+    grown = ladder.Ladder.from_json(out.read_text())
+    assert grown.calibration["games"] == 16 and grown.calibration["max_plies"] == 80
+    (grown_results,) = grown.results.values()
+    assert grown_results[:12] == results and set(grown_results[12:]) <= set("10=p")
+    with Store(tmp_path / "more.sqlite", read_only=True) as store:
+        rows = store.games()
+        assert [row.reason for row in rows[:12]] == [
+            DRAW_BY_PLY_LIMIT if char == "p" else "carried" for char in results]
+        assert all(row.reason != "carried" for row in rows[12:])
+        assert rows[0].opening == rows[1].opening  # a pair's shared opening, as planned
+
+
+def test_a_calibration_of_other_levels_does_not_go_on_from_the_ladder_file(tmp_path,
+                                                                           calibrated):
+    out = tmp_path / "ladder.json"
+    out.write_text(calibrated.read_text())
+    other = aviary("ladder", "calibrate", *PIKACHU, "--file", str(out), "--db",
+                   str(tmp_path / "new.sqlite"), "--levels", "aviary:random",
+                   "aviary:engine?nodes=5&time=30", "--max-games", "2", "--jobs", "1")
+    assert other.returncode == 0, other.stderr
+    assert "holds other levels; a new calibration replaces it" in other.stdout
+    assert ladder.Ladder.from_json(out.read_text()).calibration["games"] == 2
+
+
+@pytest.mark.parametrize("results", [{"abc": "10x"}, {"a": "10", "b": "1"},
+                                     {"a": "1.", "b": "0."}, ["10"]])
+def test_a_ladder_file_with_malformed_results_is_one_line(tmp_path, calibrated, results):
+    data = json.loads(calibrated.read_text())
+    data["results"] = results
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    shown = aviary("ladder", "show", *PIKACHU, "--file", str(bad))
+    assert shown.returncode == 2 and len(shown.stderr.splitlines()) == 1
+    assert "not a ladder file" in shown.stderr
 
 
 def test_a_calibration_fits_every_100_games_and_past_10000_every_1_percent_more():

@@ -16,7 +16,11 @@ pairs gives each level's 95% interval, against the random mover (it widens up th
 ladder, since it carries every step below) and against the level below (the step).
 
 The fitted ladder is a JSON file in the game's folder (`ladders/KEY.json`, KEY from the
-game's settings), with the commit, date, machine and settings of its calibration.
+game's settings), with the commit, date, machine and settings of its calibration, and the
+result of every calibration game (`results`: one character a planned game, in the order
+the arena planned them, for each code fingerprint that played some). With those the file
+is its own evidence -- refitting them gives its numbers -- and a calibration can go on
+from the file alone, on another machine, when its database is gone.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from aviary.arena import provenance
 from aviary.arena.players import PlayerSpec
 from aviary.arena.ratings import anchored_fits
 from aviary.arena.referee import DRAW_BY_PLY_LIMIT
-from aviary.arena.schedule import Config
+from aviary.arena.schedule import Config, opening, plan
 from aviary.arena.store import Store, StoredGame
 from aviary.errors import UsageError
 from aviary.games import registry
@@ -49,6 +53,12 @@ SHARES = (0.93, 0.8, 0.7, 0.62, 0.53, 0.44, 0.36, 0.26, 0.14, 0.06)
 ANCHOR = "L0"
 MAX_PLIES = 300  # a calibration game not over by then is a draw
 FORMAT = 1
+# a calibration game's result in a ladder file, from its first player's side
+RESULT_CHARS = {1.0: "1", 0.0: "0", 0.5: "="}
+PLY_LIMIT_CHAR = "p"  # drawn at the ply limit
+NOT_PLAYED = "."  # planned, not stored (in flight when the calibration stopped), or played
+# by other code (another fingerprint's string has it)
+CARRIED = "carried"  # a carried game's reason (what ended it is not kept in the file)
 
 
 def level_specs(shares: Sequence[float] = SHARES, nodes: int = NODES) -> list[str]:
@@ -87,6 +97,7 @@ class Ladder:
     settings: dict[str, Any]
     levels: tuple[Level, ...]
     calibration: dict[str, Any] = field(default_factory=dict)
+    results: dict[str, str] = field(default_factory=dict)  # code fingerprint -> results
 
     def level(self, name: str) -> Level:
         for level in self.levels:
@@ -97,7 +108,7 @@ class Ladder:
     def to_json(self) -> str:
         data = {"format": FORMAT, "game": self.game, "settings": self.settings,
                 "levels": [asdict(level) for level in self.levels],
-                "calibration": self.calibration}
+                "calibration": self.calibration, "results": self.results}
         return json.dumps(data, indent=1, sort_keys=False) + "\n"
 
     @classmethod
@@ -105,7 +116,24 @@ class Ladder:
         data = json.loads(text)
         return cls(data["game"], dict(data["settings"]),
                    tuple(Level(**level) for level in data["levels"]),
-                   dict(data.get("calibration") or {}))
+                   dict(data.get("calibration") or {}),
+                   _checked_results(data.get("results") or {}))
+
+
+def _checked_results(results: Any) -> dict[str, str]:
+    """A ladder file's `results`; ValueError unless they are strings of result characters
+    of one length, no game in two of them."""
+    allowed = {*RESULT_CHARS.values(), PLY_LIMIT_CHAR, NOT_PLAYED}
+    if not isinstance(results, dict) or not all(
+            isinstance(code, str) and isinstance(chars, str) and set(chars) <= allowed
+            for code, chars in results.items()):
+        raise ValueError(f"results must map code fingerprints to strings of {''.join(allowed)}")
+    if len({len(chars) for chars in results.values()}) > 1:
+        raise ValueError("results of unequal lengths")
+    for column in zip(*results.values(), strict=True):
+        if len(column) - column.count(NOT_PLAYED) > 1:
+            raise ValueError("a game's result under two code fingerprints")
+    return dict(results)
 
 
 def key(game: Game[Any, Any]) -> str:
@@ -231,19 +259,79 @@ def fit(store: Store, resamples: int = 300, stored: Sequence[StoredGame] | None 
     sittings = store.sittings()
     loads = [load for row in stored for load in (row.load_start, row.load_end)
              if load is not None]
+    carried = json.loads(store.get("carried") or "{}")  # the calibration this one goes on
+    earlier = [*carried.get("earlier", []),
+               {key: carried[key] for key in ("games", "commit", "started", "finished",
+                                              "machine", "load") if key in carried}
+               ] if carried else []
+    loads += [load for before in earlier for load in before.get("load") or ()]
     game = config.make_game()
     calibration = {
         "games": len(stored), "pairs": len(pairs), "resamples": resamples,
         "commit": sittings[-1]["commit"] if sittings else provenance.git_commit(),
-        "started": store.get("created"), "finished": max(row.finished for row in stored),
+        "started": earlier[0].get("started") if earlier else store.get("created"),
+        "finished": max(row.finished for row in stored),
         "machine": sittings[-1]["machine"] if sittings else provenance.machine(),
         "load": [min(loads), max(loads)] if loads else None,
         "max_plies": config.max_plies, "opening_plies": config.opening_plies,
         "seed": config.seed, "mode": config.mode, "anchor": ANCHOR,
         "ply_limit_draws": sum(row.reason == DRAW_BY_PLY_LIMIT for row in stored),
         "code": sorted({row.code for row in stored if row.code}),
+        **({"earlier": earlier} if earlier else {}),
     }
-    return Ladder(game.name, dict(game.settings), tuple(levels), calibration)
+    return Ladder(game.name, dict(game.settings), tuple(levels), calibration,
+                  results_of(stored))
+
+
+def results_of(stored: Sequence[StoredGame]) -> dict[str, str]:
+    """The stored games' results as a ladder file keeps them: for each code fingerprint,
+    one character a planned game (slot order), `NOT_PLAYED` where it has none."""
+    size = max((row.id for row in stored), default=0)
+    by_code: dict[str, list[str]] = {}
+    for row in stored:
+        chars = by_code.setdefault(row.code or "", [NOT_PLAYED] * size)
+        chars[row.id - 1] = (PLY_LIMIT_CHAR if row.reason == DRAW_BY_PLY_LIMIT
+                             else RESULT_CHARS[row.result])
+    return {code: "".join(chars) for code, chars in sorted(by_code.items())}
+
+
+def carried_config(carried: Ladder, game: Game[Any, Any], games: int) -> Config:
+    """The calibration that goes on from ladder file `carried`'s games: its levels, ply
+    limit and seed (so its openings), for at least every game the file holds."""
+    about = carried.calibration
+    played = max((len(chars) for chars in carried.results.values()), default=0)
+    config = calibration_config(game, [level.spec for level in carried.levels],
+                                max(games, played), int(about["max_plies"]),
+                                int(about["seed"]))
+    if config.opening_plies != about.get("opening_plies", config.opening_plies):
+        raise UsageError(f"the ladder file's games began with {about['opening_plies']} random "
+                         f"plies, a calibration now with {config.opening_plies}: use another "
+                         "--file")
+    return config
+
+
+def carried_games(carried: Ladder, config: Config, source: str) -> list[StoredGame]:
+    """Ladder file `carried`'s games as rows of `config`'s database (no moves: the file
+    keeps only results), each in its planned slot with its round's opening."""
+    slots = plan(config)
+    game = config.make_game()
+    openings: dict[int, str] = {}
+    finished = str(carried.calibration.get("finished") or "")
+    rows = []
+    for code, chars in carried.results.items():
+        for index, char in enumerate(chars):
+            if char == NOT_PLAYED:
+                continue
+            slot = slots[index]
+            if slot.round not in openings:
+                openings[slot.round] = opening(game, config, slot.round)
+            result = 0.5 if char == PLY_LIMIT_CHAR else float(char.replace("=", "0.5"))
+            winner = None if result == 0.5 else int(result == 0)
+            rows.append(StoredGame(
+                index + 1, slot.round, slot.first, slot.second, openings[slot.round], result,
+                winner, DRAW_BY_PLY_LIMIT if char == PLY_LIMIT_CHAR else CARRIED,
+                f"carried from {source}", 0, 0.0, finished, None, None, code or None))
+    return sorted(rows, key=lambda row: row.id)
 
 
 def all_drawn(games: Sequence[StoredGame]) -> bool:

@@ -1,7 +1,9 @@
 """`aviary ladder calibrate | show`: make a game's ladder of reference players, and read it.
 
 `calibrate` may take hours and can be stopped at any time: its games are an arena
-database, and the same command again goes on from there. When no levels are given it
+database, and the same command again goes on from there. The ladder file keeps every
+game's result too, so where the database is gone (another machine, another day) a
+calibration with a new database goes on from the file's games. When no levels are given it
 first plays a short probe over a fine grid of levels (its own database, beside the
 calibration's) and places the ladder's levels at even steps of that probe's curve. The
 ladder file is rewritten every `CHECK_EVERY` games (past 10,000 games, every 1% more), so
@@ -11,8 +13,9 @@ a long calibration always leaves its current ladder behind.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -26,7 +29,7 @@ from aviary.arena.progress import describe as describe_game
 from aviary.arena.referee import GameRecord
 from aviary.arena.report import make_console
 from aviary.arena.schedule import Config, default_games
-from aviary.arena.store import Store
+from aviary.arena.store import Store, StoredGame
 from aviary.errors import ArgumentParser, UsageError
 from aviary.games.base import Game
 
@@ -92,10 +95,21 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
     db = args.db or Path(f"ladder-{game.name}-{ladder.key(game)}.sqlite")
     specs = args.levels
     existing = _existing_levels(db)
+    carried = None
     if existing is not None:
         if specs and specs != existing:
             raise UsageError(f"{db} calibrates other levels; use another --db")
         specs = existing
+    else:
+        carried = _carried(out, game, specs)
+    if carried is not None:
+        config = ladder.carried_config(carried, game, args.max_games)
+        rows = ladder.carried_games(carried, config, out.name)
+        about = carried.calibration
+        print(f"aviary ladder: going on from the {len(rows):,} games in {out} (calibrated "
+              f"{about.get('started')} to {about.get('finished')}, max plies "
+              f"{config.max_plies})", flush=True)
+        return _run_calibration(args, db, out, config, rows, json.dumps(about))
     if not specs:
         probe_db = db.with_name(db.stem + "-probe.sqlite")
         probe_specs = ladder.level_specs(ladder.PROBE_SHARES)
@@ -114,7 +128,26 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
     if len(specs) < 2:
         raise UsageError("a ladder needs at least two levels")
     config = ladder.calibration_config(game, specs, args.max_games, args.max_plies)
+    return _run_calibration(args, db, out, config)
 
+
+def _carried(out: Path, game: Game[Any, Any], specs: list[str] | None) -> ladder.Ladder | None:
+    """The ladder file `out` if a calibration into a new database goes on from its games:
+    it is this game's, keeps its results, and has the levels asked for (or none were)."""
+    if not out.is_file():
+        return None
+    found = ladder.read(out, "--file")
+    if not found.results or found.game != game.name or found.settings != dict(game.settings):
+        return None
+    if specs and specs != [level.spec for level in found.levels]:
+        print(f"aviary ladder: {out} holds other levels; a new calibration replaces it",
+              flush=True)
+        return None
+    return found
+
+
+def _run_calibration(args: argparse.Namespace, db: Path, out: Path, config: Config,
+                      carried: Sequence[StoredGame] = (), carried_from: str = "") -> int:
     fitted_at = 0
 
     def checkpoint(store: Store, done: int) -> str | None:
@@ -136,7 +169,7 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
             return f"every level within +-{args.target:g} Elo"
         return None
 
-    status = _play(db, config, args.jobs, checkpoint)
+    status = _play(db, config, args.jobs, checkpoint, carried, carried_from)
     with Store(db, read_only=True) as store:
         if not store.games():
             return status
@@ -179,14 +212,16 @@ def _existing_levels(db: Path) -> list[str] | None:
 
 
 def _play(db: Path, config: Config, jobs: int,
-          until: Callable[[Store, int], str | None] | None = None) -> int:
-    """Play `config`'s games into `db` (created, or resumed where it stopped, up to the
-    game count asked for now: a calibration's length is a limit, not part of what it is);
-    0, or 128 + the signal that stopped it. `until` is asked before the first game and
-    after each stored one, with the number of games stored."""
+          until: Callable[[Store, int], str | None] | None = None,
+          carried: Sequence[StoredGame] = (), carried_from: str = "") -> int:
+    """Play `config`'s games into `db` (created, with the `carried` games of a calibration
+    it goes on, or resumed where it stopped, up to the game count asked for now: a
+    calibration's length is a limit, not part of what it is); 0, or 128 + the signal that
+    stopped it. `until` is asked before the first game and after each stored one, with
+    the number of games stored."""
     with Store(db) as store:
         if store.get("config") is None:
-            store.create(config)
+            store.create(config, carried, carried_from)
         elif store.config().games != config.games:
             store.put("config", replace(store.config(), games=config.games).to_json())
         tally = _Tally(store)
@@ -240,6 +275,12 @@ def print_ladder(shown: ladder.Ladder) -> None:
                       f"commit {about.get('commit')}, {about.get('started')} to "
                       f"{about.get('finished')}, {machine.get('processor', '?')} "
                       f"{machine.get('cores', '?')} cores{load_text}", highlight=False)
+        for before in about.get("earlier") or ():
+            machine = before.get("machine") or {}
+            console.print(f"  going on from {before.get('games')} games of commit "
+                          f"{before.get('commit')}, {before.get('started')} to "
+                          f"{before.get('finished')}, {machine.get('processor', '?')}",
+                          highlight=False)
     wide = [level.name for level in shown.levels if level.margin > TARGET]
     if wide:
         console.print(f"intervals wider than +-{TARGET:g}: {', '.join(wide)} (about "

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import astuple, dataclass
 from datetime import UTC, datetime
@@ -172,14 +172,22 @@ class Store:
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
-    def create(self, config: Config) -> None:
-        """Record a new tournament; refuses a database that already holds one."""
+    def create(self, config: Config, carried: Sequence[StoredGame] = (),
+               carried_from: str = "") -> None:
+        """Record a new tournament; refuses a database that already holds one. `carried`:
+        games it played before, elsewhere (their rows, without moves), stored with it in
+        one transaction, and `carried_from` says where they were (a ladder file's
+        calibration, as JSON)."""
         with self.transaction() as db:
             if db.execute("SELECT 1 FROM meta WHERE key = 'config'").fetchone():
                 raise UsageError(f"{self.path} already holds a tournament; "
                                  f"use `aviary arena resume {self.path}` or another --db")
             db.execute("INSERT INTO meta VALUES ('config', ?)", (config.to_json(),))
             db.execute("INSERT INTO meta VALUES ('created', ?)", (_now(),))
+            if carried:
+                db.execute("INSERT INTO meta VALUES ('carried', ?)", (carried_from,))
+                db.executemany(f"INSERT INTO games ({_GAME_COLUMNS}) VALUES "
+                               f"({', '.join('?' * 15)})", [astuple(row) for row in carried])
 
     def add_sitting(self, jobs: int, backend: str, sandbox: str = "") -> None:
         """Record one sitting of the tournament (a run or a resume): when, on what code,
