@@ -230,7 +230,7 @@ def _play(db: Path, config: Config, jobs: int,
             store.add_sitting(jobs, "local", isolation.describe())
             with runner.StopSignals(db) as stop:
                 runner.run(store, jobs=jobs, stop=stop, on_game=tally.said,
-                           until=None if until is None else lambda store: until(store, tally.done))
+                           until=None if until is None else lambda _: until(store, tally.done))
         except runner.Interrupted as interrupted:
             print(f"aviary ladder: stopped by {interrupted}; the same command goes on from "
                   f"{db}", file=sys.stderr, flush=True)
