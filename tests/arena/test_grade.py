@@ -325,6 +325,20 @@ def test_a_calibration_of_other_levels_does_not_go_on_from_the_ladder_file(tmp_p
     assert ladder.Ladder.from_json(out.read_text()).calibration["games"] == 2
 
 
+def test_a_ladder_file_that_does_not_say_how_its_games_were_played_cannot_go_on(tmp_path,
+                                                                                calibrated):
+    data = json.loads(calibrated.read_text())
+    del data["calibration"]["seed"]
+    out = tmp_path / "ladder.json"
+    out.write_text(json.dumps(data))
+    done = aviary("ladder", "calibrate", *PIKACHU, "--file", str(out), "--db",
+                  str(tmp_path / "new.sqlite"))
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        "aviary ladder: the ladder file's calibration does not say its seed, so its games "
+        "cannot go on: use another --file"]
+    assert not (tmp_path / "new.sqlite").exists()
+
+
 @pytest.mark.parametrize("results", [{"abc": "10x"}, {"a": "10", "b": "1"},
                                      {"a": "1.", "b": "0."}, ["10"]])
 def test_a_ladder_file_with_malformed_results_is_one_line(tmp_path, calibrated, results):

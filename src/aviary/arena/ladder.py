@@ -299,10 +299,13 @@ def carried_config(carried: Ladder, game: Game[Any, Any], games: int) -> Config:
     """The calibration that goes on from ladder file `carried`'s games: its levels, ply
     limit and seed (so its openings), for at least every game the file holds."""
     about = carried.calibration
+    missing = [name for name in ("max_plies", "seed") if not isinstance(about.get(name), int)]
+    if missing:
+        raise UsageError(f"the ladder file's calibration does not say its {' and '.join(missing)}"
+                         ", so its games cannot go on: use another --file")
     played = max((len(chars) for chars in carried.results.values()), default=0)
     config = calibration_config(game, [level.spec for level in carried.levels],
-                                max(games, played), int(about["max_plies"]),
-                                int(about["seed"]))
+                                max(games, played), about["max_plies"], about["seed"])
     if config.opening_plies != about.get("opening_plies", config.opening_plies):
         raise UsageError(f"the ladder file's games began with {about['opening_plies']} random "
                          f"plies, a calibration now with {config.opening_plies}: use another "
