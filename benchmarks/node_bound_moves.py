@@ -8,8 +8,9 @@ This plays the same seeded games with the code of two commits: base (checked out
 temporary worktree) and head (this tree), one game of each in turn, so machine load
 falls on both alike. A node-bound search does not depend on the clock, so the two
 must play move for move the same games: the script checks it (a digest of every
-position) and fails otherwise. Times are each process's CPU seconds, its first game
-(numba's compilation) left out.
+position) and fails otherwise. Times are each process's CPU seconds (all its threads)
+and its wall-clock seconds (what a worker waits too, e.g. for a thread to start), its
+first game (numba's compilation) left out.
 
     python benchmarks/node_bound_moves.py [--base main] [--rounds 2] [--game foxgeese ...]
 """
@@ -51,14 +52,15 @@ def one(seed):
     return play_game(game, players, game.opening(random.Random(seed), 4), 30.0, 700,
                      GameRecord(0, "a", "b", ""), chance=random.Random(seed), seed=str(seed))
 one(0)  # compiles (or loads numba's cache)
-digest, moves, started = hashlib.sha256(), 0, time.process_time()
+digest, moves = hashlib.sha256(), 0
+started, wall = time.process_time(), time.perf_counter()
 for seed in range(1, games + 1):
     record = one(seed)
     moves += len(record.moves)
     for move in record.moves:
         digest.update(move.state.encode())
 print(json.dumps({"cpu": time.process_time() - started, "moves": moves,
-                  "games": digest.hexdigest()}))
+                  "wall": time.perf_counter() - wall, "games": digest.hexdigest()}))
 """
 
 
@@ -90,22 +92,26 @@ def main() -> int:
     failed = False
     with base_worktree(commit) as base_tree:
         for configuration in chosen:
-            cpu = {"base": 0.0, "head": 0.0}
+            cpu, wall = {"base": 0.0, "head": 0.0}, {"base": 0.0, "head": 0.0}
             moves, digests = {"base": 0, "head": 0}, set()
             for _ in range(args.rounds):
                 for name, tree in (("base", base_tree), ("head", ROOT)):
                     run = side(tree, configuration)
                     cpu[name] += float(run["cpu"])
+                    wall[name] += float(run["wall"])
                     moves[name] += int(run["moves"])
                     digests.add(run["games"])
             per_move = {name: 1000 * cpu[name] / max(moves[name], 1) for name in cpu}
+            wall_move = {name: 1000 * wall[name] / max(moves[name], 1) for name in wall}
             same = len(digests) == 1
             failed |= not same
             options = ",".join(f"{key}={value}" for key, value in configuration[1].items())
             label = f"{configuration[0]} {options}"
             print(f"  {label:32} {moves['head'] // args.rounds:5} moves  base "
                   f"{per_move['base']:.2f} ms/move  head {per_move['head']:.2f} ms/move  "
-                  f"ratio {per_move['base'] / per_move['head']:.2f}x  "
+                  f"ratio {per_move['base'] / per_move['head']:.2f}x  wall base "
+                  f"{wall_move['base']:.2f} head {wall_move['head']:.2f} ms/move ratio "
+                  f"{wall_move['base'] / wall_move['head']:.2f}x  "
                   f"{'same games' if same else 'GAMES DIFFER'}")
     return 1 if failed else 0
 

@@ -1,7 +1,10 @@
 """The move clock: one `Deadline` a front end hands a player, and the rules kept on it."""
 
+import os
+import threading
 import time
 
+import numpy as np
 import pytest
 
 from aviary.search.clock import (
@@ -13,6 +16,7 @@ from aviary.search.clock import (
     Deadline,
     Lateness,
     Limit,
+    StopTimer,
     budget,
     check_seconds,
     exit_margin,
@@ -169,3 +173,52 @@ def test_lateness_is_a_decaying_maximum_within_bounds():
     assert lateness.seconds == MAX_LATENESS
     lateness.learn(5.0)  # a first compile, not the machine's load
     assert lateness.seconds == MAX_LATENESS
+
+
+# the deadline thread -------------------------------------------------------------------------
+
+def _deadline_threads() -> list[threading.Thread]:
+    return [thread for thread in threading.enumerate() if thread.name == "aviary-deadlines"]
+
+
+def test_a_stop_timer_sets_its_flag_at_its_deadline_even_behind_a_later_one():
+    """A short deadline entered while a long one waits wakes the thread (it slept until
+    the long one), and only the short one's flag is set."""
+    long_flag, short_flag = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    with StopTimer(long_flag, 60.0):
+        started = time.monotonic()
+        with StopTimer(short_flag, 0.05):
+            while not short_flag[0] and time.monotonic() - started < 10:
+                time.sleep(0.005)
+            waited = time.monotonic() - started
+    assert short_flag[0] == 1 and waited >= 0.05
+    assert long_flag[0] == 0
+
+
+def test_a_finished_move_s_flag_is_never_set_and_one_thread_serves_every_move():
+    flags = [np.zeros(1, dtype=np.int64) for _ in range(2000)]
+    for flag in flags:
+        with StopTimer(flag, 0.02):
+            pass
+    time.sleep(0.3)  # every deadline has passed
+    assert not any(flag[0] for flag in flags)
+    assert len(_deadline_threads()) == 1
+    never = np.zeros(1, dtype=np.int64)
+    with StopTimer(never, None):
+        time.sleep(0.05)
+    assert never[0] == 0
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_gets_a_deadline_thread_of_its_own():
+    flag = np.zeros(1, dtype=np.int64)
+    with StopTimer(np.zeros(1, dtype=np.int64), 60.0):  # the parent's thread is running
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            with StopTimer(flag, 0.05):
+                started = time.monotonic()
+                while not flag[0] and time.monotonic() - started < 10:
+                    time.sleep(0.005)
+            os._exit(0 if flag[0] else 1)
+        _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

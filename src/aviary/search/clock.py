@@ -21,13 +21,14 @@ not a move's time (lock waits, reaping, watchdogs) are elapsed-time checks.
 
 A search is stopped by a python-chess-like `Limit` (seconds, a deadline, depth,
 nodes). A compiled search cannot be interrupted from outside, so it polls a one-element
-numpy array; `StopTimer` sets that flag from a timer thread at the deadline (the
-search runs `nogil`, so the timer thread gets to run). Importing this module costs
+numpy array; `StopTimer` sets that flag at the deadline from the process's one
+deadline thread (the search runs `nogil`, so that thread gets to run). Importing this module costs
 next to nothing, so a course command line can read its clock before loading numba.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 import os
 import threading
@@ -295,21 +296,21 @@ def process_age() -> float:
 
 
 class StopTimer:
-    """Sets `flag[0] = 1` after `seconds` (None: never) from a daemon timer thread."""
+    """Sets `flag[0] = 1` after `seconds` (None: never) from the process's deadline
+    thread (`_Deadlines`)."""
 
     def __init__(self, flag: np.ndarray, seconds: float | None) -> None:
         self.flag = flag
-        self._timer: threading.Timer | None = None
-        if seconds is not None:  # beyond MAX_SECONDS a timer would overflow the clock
-            self._timer = threading.Timer(min(max(seconds, 0.0), MAX_SECONDS), self.stop)
-            self._timer.daemon = True
+        # beyond MAX_SECONDS a wait would overflow the clock
+        self.seconds = None if seconds is None else min(max(seconds, 0.0), MAX_SECONDS)
+        self._entry: _Entry | None = None
 
     def stop(self) -> None:
         self.flag[0] = 1
 
     def __enter__(self) -> StopTimer:
-        if self._timer is not None:
-            self._timer.start()
+        if self.seconds is not None:
+            self._entry = _DEADLINES.add(time.monotonic() + self.seconds, self)
         return self
 
     def __exit__(
@@ -318,5 +319,73 @@ class StopTimer:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
+        if self._entry is not None:
+            _DEADLINES.cancel(self._entry)
+            self._entry = None
+
+
+@dataclass
+class _Entry:
+    deadline: float
+    timer: StopTimer
+    done: bool = False
+
+    def __lt__(self, other: _Entry) -> bool:
+        return self.deadline < other.deadline
+
+
+class _Deadlines:
+    """One daemon thread per process that stops each timed search at its deadline.
+
+    A thread per move (`threading.Timer`) cost its start and its cancel on the move's
+    own path: a quarter of a node-bound Fox-Geese move on a loaded machine. Here a move
+    adds its deadline to a heap under a lock, and wakes the thread only when that
+    deadline is the earliest; a finished move only marks its entry done (the thread drops
+    it when it comes up). Under the lock, a done entry's flag is never set: the array
+    may already be the next search's."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Condition(threading.Lock())
+        self._heap: list[_Entry] = []
+        self._thread: threading.Thread | None = None
+        self._wake = math.inf  # when the thread will look next
+
+    def add(self, deadline: float, timer: StopTimer) -> _Entry:
+        entry = _Entry(deadline, timer)
+        with self._lock:
+            heapq.heappush(self._heap, entry)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="aviary-deadlines",
+                                                daemon=True)
+                self._thread.start()
+            elif deadline < self._wake:
+                self._lock.notify()
+        return entry
+
+    def cancel(self, entry: _Entry) -> None:
+        with self._lock:
+            entry.done = True
+
+    def _run(self) -> None:
+        with self._lock:
+            while True:
+                now = time.monotonic()
+                while self._heap and (self._heap[0].done or self._heap[0].deadline <= now):
+                    entry = heapq.heappop(self._heap)
+                    if not entry.done:
+                        entry.done = True
+                        entry.timer.stop()
+                self._wake = self._heap[0].deadline if self._heap else math.inf
+                self._lock.wait(None if self._wake == math.inf else self._wake - now)
+
+
+_DEADLINES = _Deadlines()
+
+
+def _deadlines_after_fork() -> None:
+    """A forked child has no deadline thread (only the forking thread survives)."""
+    global _DEADLINES
+    _DEADLINES = _Deadlines()
+
+
+os.register_at_fork(after_in_child=_deadlines_after_fork)
