@@ -354,7 +354,7 @@ class _Deadlines:
         entry = _Entry(deadline, timer)
         with self._lock:
             heapq.heappush(self._heap, entry)
-            if self._thread is None:
+            if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="aviary-deadlines",
                                                 daemon=True)
                 self._thread.start()
