@@ -55,6 +55,7 @@ MAX_PLIES = 300  # a calibration game not over by then is a draw
 FORMAT = 1
 # a calibration game's result in a ladder file, from its first player's side
 RESULT_CHARS = {1.0: "1", 0.0: "0", 0.5: "="}
+SCORE_OF_CHAR = {char: score for score, char in RESULT_CHARS.items()}
 PLY_LIMIT_CHAR = "p"  # drawn at the ply limit
 NOT_PLAYED = "."  # planned, not stored (in flight when the calibration stopped), or played
 # by other code (another fingerprint's string has it)
@@ -328,7 +329,7 @@ def carried_games(carried: Ladder, config: Config, source: str) -> list[StoredGa
             slot = slots[index]
             if slot.round not in openings:
                 openings[slot.round] = opening(game, config, slot.round)
-            result = 0.5 if char == PLY_LIMIT_CHAR else float(char.replace("=", "0.5"))
+            result = 0.5 if char == PLY_LIMIT_CHAR else SCORE_OF_CHAR[char]
             winner = None if result == 0.5 else int(result == 0)
             rows.append(StoredGame(
                 index + 1, slot.round, slot.first, slot.second, openings[slot.round], result,

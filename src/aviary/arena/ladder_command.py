@@ -95,13 +95,11 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
     db = args.db or Path(f"ladder-{game.name}-{ladder.key(game)}.sqlite")
     specs = args.levels
     existing = _existing_levels(db)
-    carried = None
     if existing is not None:
         if specs and specs != existing:
             raise UsageError(f"{db} calibrates other levels; use another --db")
         specs = existing
-    else:
-        carried = _carried(out, game, specs)
+    carried = _carried(out, game, specs) if existing is None else None
     if carried is not None:
         config = ladder.carried_config(carried, game, args.max_games)
         rows = ladder.carried_games(carried, config, out.name)

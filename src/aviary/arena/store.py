@@ -102,6 +102,7 @@ class StoredGame:
 
 _GAME_COLUMNS = ("id, round, first, second, opening, result, winner, reason, detail, plies, wall,"
                  " finished, load_start, load_end, code")
+_INSERT_GAME = f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * 15)})"
 
 
 class Store:
@@ -186,8 +187,7 @@ class Store:
             db.execute("INSERT INTO meta VALUES ('created', ?)", (_now(),))
             if carried:
                 db.execute("INSERT INTO meta VALUES ('carried', ?)", (carried_from,))
-                db.executemany(f"INSERT INTO games ({_GAME_COLUMNS}) VALUES "
-                               f"({', '.join('?' * 15)})", [astuple(row) for row in carried])
+                db.executemany(_INSERT_GAME, [astuple(row) for row in carried])
 
     def add_sitting(self, jobs: int, backend: str, sandbox: str = "") -> None:
         """Record one sitting of the tournament (a run or a resume): when, on what code,
@@ -229,8 +229,7 @@ class Store:
                             record.detail, len(record.moves), round(record.wall, 3),
                             finished or _now(), *record.load, record.code)
         with self.transaction() as db:
-            db.execute(f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * 15)})",
-                       astuple(stored))
+            db.execute(_INSERT_GAME, astuple(stored))
             db.executemany(
                 "INSERT INTO moves (game, ply, mover, state, seconds, wall, time_limit, cpu, note)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
