@@ -199,7 +199,8 @@ def test_an_anchored_fit_and_its_resamples_are_the_fits_of_their_games_one_by_on
 
 def test_levels_are_chosen_at_even_steps_of_a_probes_curve_made_monotone():
     specs = ladder.level_specs(ladder.PROBE_SHARES)
-    elos = [0, 150, 320, 300, 600, 800, 1000, 1200, 1400, 1550, 1700, 1800, 1900, 2100]
+    elos = [0, 80, 150, 320, 300, 600, 800, 1000, 1200, 1400, 1550, 1700, 1800, 1900, 2000,
+            2100]
     levels = [ladder.Level(f"L{i}", spec, elo)
               for i, (spec, elo) in enumerate(zip(specs, elos, strict=True))]
     probe = ladder.Ladder("pikachu", {"n": 8}, tuple(levels))
@@ -213,6 +214,30 @@ def test_levels_are_chosen_at_even_steps_of_a_probes_curve_made_monotone():
     placed = [float(np.interp(-share, [-s for s, _ in curve], rising)) for share in shares]
     steps = np.diff([0, *placed, 2100])
     assert steps.max() - steps.min() < 25
+
+
+def test_a_span_twelve_levels_cannot_cover_in_steps_of_at_most_210_gets_more_levels():
+    """Pikachu's engine stands about 3,300 Elo above the random mover: twelve levels would
+    be 300 apart, past the 250 a step may be, so the choice takes as many as it needs."""
+    elos = [0, 500, 1300, 2000, 2600, 2950, 3320]
+    shares = ladder.choose_shares(five_share_curve(elos))
+    assert len(shares) + 2 == 17  # 16 steps of 208 Elo
+    placed = np.interp([-share for share in shares],
+                       [-ladder.share_of(s) for s in ladder.level_specs(FIVE_SHARES)], elos)
+    assert np.diff([0, *placed, 3320]).max() <= ladder.WIDEST_STEP + 1
+    narrow = five_share_curve([elo * 0.65 for elo in elos])
+    assert len(ladder.choose_shares(narrow)) + 2 == ladder.MOST  # 2,158 Elo: 12 levels do
+
+
+FIVE_SHARES = (0.9, 0.6, 0.3, 0.1, 0.03)
+
+
+def five_share_curve(elos: list[float]) -> ladder.Ladder:
+    """A fitted Pikachu ladder of the random mover, `FIVE_SHARES` and the engine."""
+    specs = ladder.level_specs(FIVE_SHARES)
+    return ladder.Ladder("pikachu", {"n": 8}, tuple(
+        ladder.Level(f"L{i}", spec, elo)
+        for i, (spec, elo) in enumerate(zip(specs, elos, strict=True))), {"games": 100})
 
 
 def test_ladder_mode_pairs_each_level_with_the_two_on_either_side():
@@ -323,6 +348,38 @@ def test_a_calibration_of_other_levels_does_not_go_on_from_the_ladder_file(tmp_p
     assert other.returncode == 0, other.stderr
     assert "holds other levels; a new calibration replaces it" in other.stdout
     assert ladder.Ladder.from_json(out.read_text()).calibration["games"] == 2
+
+
+def test_levels_from_a_ladder_file_are_placed_at_even_steps_of_its_curve(tmp_path):
+    """`--levels-from`: a first calibration whose steps came out uneven (or a probe) gives
+    the levels of the next, with no probe played."""
+    first = five_share_curve([0, 250, 420, 500, 800, 1000, 1300])
+    curve = tmp_path / "first.json"
+    ladder.write(first, curve)
+    db = tmp_path / "next.sqlite"
+    done = aviary("ladder", "calibrate", *PIKACHU, "--levels-from", str(curve), "--db",
+                  str(db), "--file", str(tmp_path / "next.json"), "--max-games", "2",
+                  "--jobs", "1", "--max-plies", "1000")
+    assert done.returncode == 0, done.stderr
+    assert "probing" not in done.stdout
+    chosen = ladder.level_specs(ladder.choose_shares(first))
+    assert len(chosen) == ladder.FEWEST and f"{len(chosen)} levels, at random-move shares" \
+        in done.stdout
+    with Store(db, read_only=True) as store:
+        assert [player.spec for player in store.config().players] == chosen
+    both = aviary("ladder", "calibrate", *PIKACHU, "--levels-from", str(curve), "--levels",
+                  "aviary:random", "aviary:engine?nodes=5", "--db", str(tmp_path / "b.sqlite"))
+    assert both.returncode == 2 and "not both" in both.stderr
+    betsy = aviary("ladder", "calibrate", "--game", "betsy", "--levels-from", str(curve),
+                   "--db", str(tmp_path / "c.sqlite"))
+    assert betsy.returncode == 2 and "ladder of pikachu" in betsy.stderr
+    missing = aviary("ladder", "calibrate", *PIKACHU, "--levels-from",
+                     str(tmp_path / "none.json"), "--db", str(tmp_path / "d.sqlite"))
+    assert missing.returncode == 2 and "no such ladder file" in missing.stderr
+    for said in (both, betsy, missing):
+        assert len(said.stderr.strip().splitlines()) == 1 and "Traceback" not in said.stderr
+    assert not any((tmp_path / name).exists() for name in ("b.sqlite", "c.sqlite",
+                                                           "d.sqlite"))
 
 
 def test_a_ladder_file_that_does_not_say_how_its_games_were_played_cannot_go_on(tmp_path,

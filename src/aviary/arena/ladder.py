@@ -395,12 +395,16 @@ def describe(spec: str) -> str:
 
 # A probe's levels: the share of random moves on a fine grid from the random mover to the
 # engine; its quick fit tells where each share stands, so the calibrated levels can be
-# placed at even steps
-PROBE_SHARES = (0.93, 0.85, 0.77, 0.7, 0.62, 0.53, 0.44, 0.36, 0.26, 0.14, 0.06, 0.03)
+# placed at even steps. The grid is finer at both ends, where the curve is steepest (in
+# Pikachu the last 3% of random moves alone cost the engine about 400 Elo).
+PROBE_SHARES = (0.97, 0.93, 0.85, 0.77, 0.7, 0.62, 0.53, 0.44, 0.36, 0.26, 0.14, 0.06, 0.03,
+                0.012)
 PROBE_ROUNDS = 12  # colour-swapped pairs per pairing in the probe
-FEWEST, MOST = 8, 12  # levels in a ladder
+FEWEST, MOST = 8, 12  # levels in a ladder, where the span allows (see choose_shares)
 STEP = 200  # the Elo between neighbouring levels the choice aims at (measured steps vary by
 # +-50 around it as games accrue, and a step must stay within 50-250)
+WIDEST_STEP = 210  # the widest step aimed at where `MOST` levels cannot be `STEP` apart (a
+# first fit's span may be 10% short of its last)
 
 
 def share_of(spec: str) -> float:
@@ -413,14 +417,20 @@ def share_of(spec: str) -> float:
 
 
 def choose_shares(probe: Ladder) -> list[float]:
-    """Shares of random moves for a ladder of 8-12 levels at even steps of about `STEP`
-    Elo, read off a probe's fitted curve (made monotone: fewer random moves are never
-    weaker), from the random mover (share 1) to the engine (share 0) included."""
+    """Shares of random moves for a ladder at even steps of about `STEP` Elo, read off a
+    probe's fitted curve (made monotone: fewer random moves are never weaker), from the
+    random mover (share 1) to the engine (share 0) included.
+
+    The ladder has `FEWEST`-`MOST` levels, as many as keep the steps near `STEP`; where
+    `MOST` levels would be more than `WIDEST_STEP` apart (Pikachu's span is about 3,300
+    Elo) it has more: a step's 50-250 Elo is a bar, the count only a size."""
     points = sorted(((share_of(level.spec), level.elo) for level in probe.levels), reverse=True)
     shares = [share for share, _ in points]
     elos = _rising([elo for _, elo in points])
     top = elos[-1]
     count = min(MOST, max(FEWEST, math.ceil(top / STEP) + 1))
+    if top / (count - 1) > WIDEST_STEP:
+        count = math.ceil(top / WIDEST_STEP) + 1
     chosen = []
     for k in range(1, count - 1):
         target = top * k / (count - 1)

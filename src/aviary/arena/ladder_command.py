@@ -5,7 +5,9 @@ database, and the same command again goes on from there. The ladder file keeps e
 game's result too, so where the database is gone (another machine, another day) a
 calibration with a new database goes on from the file's games. When no levels are given it
 first plays a short probe over a fine grid of levels (its own database, beside the
-calibration's) and places the ladder's levels at even steps of that probe's curve. The
+calibration's) and places the ladder's levels at even steps of that probe's curve;
+`--levels-from FILE` places them on the curve of a ladder file instead (a probe's, or a
+first calibration whose steps came out uneven). The
 ladder file is rewritten every `CHECK_EVERY` games (past 10,000 games, every 1% more), so
 a long calibration always leaves its current ladder behind.
 """
@@ -57,6 +59,10 @@ def _parser() -> ArgumentParser:
     calibrate.add_argument("--levels", nargs="+", metavar="SPEC",
                            help="the levels' player specs, weakest first (the first is the "
                                 "anchor, 0 Elo; default: chosen by a probe)")
+    calibrate.add_argument("--levels-from", type=Path, metavar="FILE",
+                           help="place the levels at even steps of the curve of this ladder "
+                                "file (a probe's, or a first calibration whose steps came out "
+                                "uneven) instead of probing")
     calibrate.add_argument("--target", type=float, default=TARGET,
                            help="stop when every level's 95%% interval is within +-this (30)")
     calibrate.add_argument("--max-games", type=int, default=MAX_GAMES,
@@ -92,8 +98,10 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
             raise UsageError(f"{name} must be at least 1, got {value}")
     if not args.target > 0:
         raise UsageError(f"--target must be above 0, got {args.target}")
+    if args.levels and args.levels_from:
+        raise UsageError("give --levels or --levels-from, not both")
     db = args.db or Path(f"ladder-{game.name}-{ladder.key(game)}.sqlite")
-    specs = args.levels
+    specs = args.levels or (_levels_from(args.levels_from, game) if args.levels_from else None)
     existing = _existing_levels(db)
     if existing is not None:
         if specs and specs != existing:
@@ -119,14 +127,32 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
         if status:
             return status
         with Store(probe_db, read_only=True) as store:
-            shares = ladder.choose_shares(ladder.fit(store, resamples=0))
-        specs = ladder.level_specs(shares)
-        print("aviary ladder: levels at random-move shares "
-              + ", ".join(f"{share:g}" for share in shares), flush=True)
+            specs = _chosen_levels(ladder.fit(store, resamples=0))
     if len(specs) < 2:
         raise UsageError("a ladder needs at least two levels")
     config = ladder.calibration_config(game, specs, args.max_games, args.max_plies)
     return _run_calibration(args, db, out, config)
+
+
+def _chosen_levels(curve: ladder.Ladder) -> list[str]:
+    shares = ladder.choose_shares(curve)
+    print(f"aviary ladder: {len(shares) + 2} levels, at random-move shares "
+          + ", ".join(f"{share:g}" for share in shares), flush=True)
+    return ladder.level_specs(shares)
+
+
+def _levels_from(where: Path, game: Game[Any, Any]) -> list[str]:
+    """Levels at even steps of ladder file `where`'s curve (`--levels-from`)."""
+    if not where.is_file():
+        raise UsageError(f"no such ladder file: {where}")
+    curve = ladder.read(where, "--levels-from")
+    if curve.game != game.name or curve.settings != dict(game.settings):
+        raise UsageError(f"--levels-from {where} is a ladder of {curve.game} "
+                         f"{curve.settings}, not of {game.name} {dict(game.settings)}")
+    if len(curve.levels) < 3:
+        raise UsageError(f"--levels-from {where} has {len(curve.levels)} levels: too few "
+                         "to draw a curve through")
+    return _chosen_levels(curve)
 
 
 def _carried(out: Path, game: Game[Any, Any], specs: list[str] | None) -> ladder.Ladder | None:
