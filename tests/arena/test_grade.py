@@ -423,6 +423,20 @@ def test_a_calibration_fits_every_100_games_and_past_10000_every_1_percent_more(
     assert fits[-1] >= 29700 and len(fits) < 211 / 2  # every 100 games would fit 211 times
 
 
+def test_a_fit_says_how_long_the_games_still_needed_take_at_this_sittings_pace(calibrated):
+    from aviary.arena.ladder_command import _duration, fit_line
+    written = ladder.Ladder.from_json(calibrated.read_text())
+    more = ladder.games_to_target(written, 30)
+    assert more > 0
+    paced = fit_line(written, 30, per_minute=more / 150)  # 150 minutes to go
+    assert paced == fit_line(written, 30) + f" (at {more / 150:,.0f} a minute, as here so " \
+        "far: 2.5 hours)"
+    assert fit_line(written, 30, per_minute=None) == fit_line(written, 30)
+    assert [_duration(m) for m in (0.2, 40, 89, 90, 600, 2880, 4320)] == [
+        "1 minute", "40 minutes", "89 minutes", "1.5 hours", "10.0 hours", "2.0 days",
+        "3.0 days"]
+
+
 def test_a_calibration_stops_at_its_first_fit_that_meets_the_target_and_stays_stopped(
         tmp_path):
     out, db = tmp_path / "ladder.json", tmp_path / "calibration.sqlite"

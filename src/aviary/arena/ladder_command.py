@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -173,9 +174,13 @@ def _carried(out: Path, game: Game[Any, Any], specs: list[str] | None) -> ladder
 def _run_calibration(args: argparse.Namespace, db: Path, out: Path, config: Config,
                       carried: Sequence[StoredGame] = (), carried_from: str = "") -> int:
     fitted_at = 0
+    sitting: tuple[float, int] | None = None  # when this sitting stored its first game, and
+    # the games stored then
 
     def checkpoint(store: Store, done: int) -> str | None:
-        nonlocal fitted_at
+        nonlocal fitted_at, sitting
+        if sitting is None:
+            sitting = (time.monotonic(), done)
         if not fit_due(done, fitted_at):
             return None
         fitted_at = done
@@ -188,7 +193,10 @@ def _run_calibration(args: argparse.Namespace, db: Path, out: Path, config: Conf
             # ladder that ends the calibration is the one its file will hold
             fitted = ladder.fit(store, stored=stored)
         ladder.write(fitted, out)
-        print(fit_line(fitted, args.target), flush=True)
+        minutes = (time.monotonic() - sitting[0]) / 60
+        print(fit_line(fitted, args.target,
+                       (done - sitting[1]) / minutes if done > sitting[1] else None),
+              flush=True)
         if ladder.precise_enough(fitted, args.target):
             return f"every level within +-{args.target:g} Elo"
         return None
@@ -211,15 +219,28 @@ def fit_due(done: int, last: int) -> bool:
     return done > 0 and done % CHECK_EVERY == 0 and done - last >= done // 100
 
 
-def fit_line(fitted: ladder.Ladder, target: float) -> str:
-    """What a calibration says at each fit: how far it has come, and how far to go."""
+def fit_line(fitted: ladder.Ladder, target: float, per_minute: float | None = None) -> str:
+    """What a calibration says at each fit: how far it has come, and how far to go (and,
+    at `per_minute` games a minute, as this sitting has played them, how long)."""
     wide = ladder.widest(fitted)
     steps = [level.step for level in fitted.levels[1:]]
     more = ladder.games_to_target(fitted, target)
+    pace = (f" (at {per_minute:,.0f} a minute, as here so far: {_duration(more / per_minute)})"
+            if more and per_minute else "")
     return (f"aviary ladder: {fitted.calibration['games']:,} games: widest interval "
             f"+-{wide.margin:.1f} ({wide.name}), steps {min(steps):.0f} to {max(steps):.0f} Elo; "
-            + (f"about {more:,} more games for +-{target:g}" if more else
+            + (f"about {more:,} more games for +-{target:g}{pace}" if more else
                f"every level within +-{target:g}"))
+
+
+def _duration(minutes: float) -> str:
+    """`minutes` in words: `40 minutes`, `3.5 hours`, `2.1 days`."""
+    if minutes < 90:
+        whole = max(1, round(minutes))
+        return f"{whole} minute{'s' if whole > 1 else ''}"
+    if minutes < 48 * 60:
+        return f"{minutes / 60:.1f} hours"
+    return f"{minutes / 1440:.1f} days"
 
 
 def _existing_levels(db: Path) -> list[str] | None:
