@@ -367,6 +367,14 @@ def test_levels_from_a_ladder_file_are_placed_at_even_steps_of_its_curve(tmp_pat
         in done.stdout
     with Store(db, read_only=True) as store:
         assert [player.spec for player in store.config().players] == chosen
+    ladder.write(five_share_curve([0, 100, 200, 300, 400, 500, 600]), curve)  # other levels
+    again = aviary("ladder", "calibrate", *PIKACHU, "--levels-from", str(curve), "--db",
+                   str(db), "--file", str(tmp_path / "next.json"), "--max-games", "4",
+                   "--jobs", "1")
+    assert again.returncode == 0, again.stderr  # the same command goes on with its levels
+    with Store(db, read_only=True) as store:
+        assert [player.spec for player in store.config().players] == chosen
+        assert len(store.games()) == 4
     both = aviary("ladder", "calibrate", *PIKACHU, "--levels-from", str(curve), "--levels",
                   "aviary:random", "aviary:engine?nodes=5", "--db", str(tmp_path / "b.sqlite"))
     assert both.returncode == 2 and "not both" in both.stderr

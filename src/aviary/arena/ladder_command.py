@@ -102,12 +102,14 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
     if args.levels and args.levels_from:
         raise UsageError("give --levels or --levels-from, not both")
     db = args.db or Path(f"ladder-{game.name}-{ladder.key(game)}.sqlite")
-    specs = args.levels or (_levels_from(args.levels_from, game) if args.levels_from else None)
+    specs = args.levels
     existing = _existing_levels(db)
-    if existing is not None:
+    if existing is not None:  # going on: the database's levels (--levels-from chose them)
         if specs and specs != existing:
             raise UsageError(f"{db} calibrates other levels; use another --db")
         specs = existing
+    elif args.levels_from:
+        specs = _levels_from(args.levels_from, game)
     carried = _carried(out, game, specs) if existing is None else None
     if carried is not None:
         config = ladder.carried_config(carried, game, args.max_games)
