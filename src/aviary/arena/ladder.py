@@ -396,7 +396,7 @@ def describe(spec: str) -> str:
 # A probe's levels: the share of random moves on a fine grid from the random mover to the
 # engine; its quick fit tells where each share stands, so the calibrated levels can be
 # placed at even steps. The grid is finer at both ends, where the curve is steepest (in
-# Pikachu the last 3% of random moves alone cost the engine about 400 Elo).
+# one game the last 3% of random moves alone cost the engine about 400 Elo).
 PROBE_SHARES = (0.97, 0.93, 0.85, 0.77, 0.7, 0.62, 0.53, 0.44, 0.36, 0.26, 0.14, 0.06, 0.03,
                 0.012)
 PROBE_ROUNDS = 12  # colour-swapped pairs per pairing in the probe
@@ -422,8 +422,8 @@ def choose_shares(probe: Ladder) -> list[float]:
     random mover (share 1) to the engine (share 0) included.
 
     The ladder has `FEWEST`-`MOST` levels, as many as keep the steps near `STEP`; where
-    `MOST` levels would be more than `WIDEST_STEP` apart (Pikachu's span is about 3,300
-    Elo) it has more: a step's 50-250 Elo is a bar, the count only a size."""
+    `MOST` levels would be more than `WIDEST_STEP` apart (a span of 3,000 Elo or more, as
+    one game has) it has more: a step's 50-250 Elo is a bar, the count only a size."""
     points = sorted(((share_of(level.spec), level.elo) for level in probe.levels), reverse=True)
     shares = [share for share, _ in points]
     elos = _rising([elo for _, elo in points])

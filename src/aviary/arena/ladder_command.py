@@ -37,8 +37,8 @@ from aviary.errors import ArgumentParser, UsageError
 from aviary.games.base import Game
 
 CHECK_EVERY = 100  # games between fits (and rewrites of the ladder file)
-MAX_GAMES = 200_000  # a guard against a calibration that never gets there: Pikachu's sixteen
-# levels need about 100,000 games for +-30
+MAX_GAMES = 200_000  # a guard against a calibration that never gets there: sixteen levels
+# over 3,000 Elo need about 100,000 games for +-30
 TARGET = 30.0
 PLY_LIMITED = 0.1  # a larger share of games cut off at --max-plies is said
 
