@@ -298,6 +298,7 @@ def test_calibrate_writes_a_ladder_that_show_prints_and_the_same_command_goes_on
     assert ladder.Ladder.from_json(out.read_text()).calibration["games"] == 14
     counted = [line.split("]")[0] for line in again.stdout.splitlines() if line.startswith("[")]
     assert counted == ["[13/14", "[14/14"]  # counted on from the games already stored
+    assert "a game is a draw after" not in again.stdout  # the database keeps its own limit
     other = aviary("ladder", "calibrate", *PIKACHU, "--file", str(out), "--db",
                    str(tmp_path / "calibration.sqlite"), "--levels", "aviary:random",
                    "aviary:engine?nodes=5")
@@ -348,6 +349,32 @@ def test_a_calibration_of_other_levels_does_not_go_on_from_the_ladder_file(tmp_p
     assert other.returncode == 0, other.stderr
     assert "holds other levels; a new calibration replaces it" in other.stdout
     assert ladder.Ladder.from_json(out.read_text()).calibration["games"] == 2
+    # no --max-plies: the file's limit, said (the default of 300 cut Pikachu's top games)
+    assert f"a game is a draw after 80 plies (as in {out};" in " ".join(other.stdout.split())
+    with Store(tmp_path / "new.sqlite", read_only=True) as store:
+        assert store.config().max_plies == 80
+
+
+def test_a_new_configurations_ply_limit_is_the_longest_of_the_games_packaged_ladders(
+        tmp_path):
+    packaged = max(found.calibration["max_plies"] for found in ladder.available("pikachu"))
+    assert packaged > ladder.MAX_PLIES  # else this test says nothing
+    done = aviary("ladder", "calibrate", "--game", "pikachu", "--option", "n=10", "--file",
+                  str(tmp_path / "n10.json"), "--db", str(tmp_path / "n10.sqlite"), "--levels",
+                  "aviary:random", "aviary:engine?nodes=5&time=30", "--max-games", "2",
+                  "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    assert f"a game is a draw after {packaged:,} plies (as in its ladder of {{'n': 8}};" \
+        in " ".join(done.stdout.split())
+    with Store(tmp_path / "n10.sqlite", read_only=True) as store:
+        assert store.config().max_plies == packaged
+    given = aviary("ladder", "calibrate", "--game", "pikachu", "--option", "n=10", "--file",
+                   str(tmp_path / "n10b.json"), "--db", str(tmp_path / "n10b.sqlite"),
+                   "--levels", "aviary:random", "aviary:engine?nodes=5&time=30",
+                   "--max-games", "2", "--jobs", "1", "--max-plies", "700")
+    assert given.returncode == 0 and "a game is a draw after" not in given.stdout
+    with Store(tmp_path / "n10b.sqlite", read_only=True) as store:
+        assert store.config().max_plies == 700
 
 
 def test_levels_from_a_ladder_file_are_placed_at_even_steps_of_its_curve(tmp_path):
@@ -505,10 +532,37 @@ def test_a_ladder_whose_games_mostly_reached_the_ply_limit_says_to_raise_it(caps
     for limited, said in ((1, False), (5, True)):
         shown = ladder.Ladder("ijk", {}, levels, {"games": 10, "ply_limit_draws": limited,
                                                    "max_plies": 2000})
-        print_ladder(shown)
+        print_ladder(shown, make_game("ijk", {}))
         out = " ".join(capsys.readouterr().out.split())
         assert (f"{limited} of 10 games reached the ply limit (2000)" in out) == said
         assert ("higher --max-plies" in out) == said
+
+
+def test_a_pairing_whose_games_often_reached_the_ply_limit_is_named(capsys):
+    """Few cut-off games in all can still be many between two levels (Pikachu's engine
+    against its 1%-random level at 1,000 plies: 59 of 200), and those two look alike."""
+    from aviary.arena.ladder_command import print_ladder
+
+    game = make_game("pikachu", {"n": "8"})
+    specs = ["aviary:random", "aviary:engine?nodes=5&random=0.5", "aviary:engine?nodes=5"]
+    config = ladder.calibration_config(game, specs, 12)
+    slots = plan(config)
+    pairing = [tuple(sorted((slot.first, slot.second))) for slot in slots]
+    results = "".join("p" if pair == ("L1", "L2") else "1" for pair in pairing)
+    levels = tuple(ladder.Level(f"L{i}", spec, 100.0 * i) for i, spec in enumerate(specs))
+    shown = ladder.Ladder("pikachu", {"n": 8}, levels,
+                          {"games": 12, "ply_limit_draws": 1, "max_plies": 1000},
+                          {"code": results[:-1] + "."})
+    assert ladder.ply_limited(shown, game) == [("L1", "L2", 3, 3)]
+    print_ladder(shown, game)
+    out = " ".join(capsys.readouterr().out.split())
+    assert "cut off at the ply limit (1000) and counted as draws: L1-L2 3 of 3 games" in out
+    assert "L0-L1" not in out and "L0-L2" not in out
+    shown = ladder.Ladder("pikachu", {"n": 8}, levels, shown.calibration,
+                          {"code": "1" * 12})
+    print_ladder(shown, game)
+    assert ladder.ply_limited(shown, game) == []
+    assert "cut off" not in capsys.readouterr().out
 
 
 def test_a_configuration_that_cannot_have_a_ladder_says_why():

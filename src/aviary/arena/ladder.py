@@ -363,6 +363,33 @@ def games_to_target(ladder: Ladder, target: float) -> int:
     return max(0, math.ceil(games * (widest(ladder).margin / target) ** 2) - games)
 
 
+def ply_limited(ladder: Ladder, game: Game[Any, Any]) -> list[tuple[str, str, int, int]]:
+    """The pairings whose calibration games reached the ply limit, read from the file's
+    results (each planned game's slot says who played it): (lower level, higher level,
+    games cut off, games played), most cut off first. Cut off, a game counts as a draw,
+    so a pairing where many are says its two levels are closer than their play is."""
+    if not ladder.results:
+        return []
+    played = max(len(chars) for chars in ladder.results.values())
+    config = calibration_config(game, [level.spec for level in ladder.levels], played)
+    slots = plan(config)
+    counts: dict[tuple[str, str], list[int]] = {}
+    for chars in ladder.results.values():
+        for slot, char in zip(slots, chars, strict=False):  # a code's string may be short
+            if char == NOT_PLAYED:
+                continue
+            low, high = sorted((slot.first, slot.second), key=_level_number)
+            pairing = counts.setdefault((low, high), [0, 0])
+            pairing[0] += char == PLY_LIMIT_CHAR
+            pairing[1] += 1
+    found = [(low, high, cut, games) for (low, high), (cut, games) in counts.items() if cut]
+    return sorted(found, key=lambda row: (-row[2] / row[3], _level_number(row[0])))
+
+
+def _level_number(name: str) -> int:
+    return int(name.removeprefix("L"))
+
+
 def write(ladder: Ladder, out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     write_text_atomically(out, ladder.to_json())

@@ -72,8 +72,10 @@ def _parser() -> ArgumentParser:
     calibrate.add_argument("--probe-rounds", type=int, default=ladder.PROBE_ROUNDS,
                            help="colour-swapped pairs per pairing in the probe "
                                 f"({ladder.PROBE_ROUNDS})")
-    calibrate.add_argument("--max-plies", type=int, default=ladder.MAX_PLIES,
-                           help=f"a game is a draw after this many plies ({ladder.MAX_PLIES})")
+    calibrate.add_argument("--max-plies", type=int,
+                           help="a game is a draw after this many plies (default: as in the "
+                                "ladder file, else the game's longest ladder, else "
+                                f"{ladder.MAX_PLIES})")
     calibrate.add_argument("--jobs", type=int, default=runner.default_jobs(),
                            help="games at once (default: one per core)")
     return parser
@@ -87,7 +89,7 @@ def main(argv: list[str]) -> int:
         if args.file is not None and not args.file.is_file():
             raise UsageError(f"no such ladder file: {args.file}")
         shown = ladder.read(args.file, "--file") if args.file else ladder.load(game)
-        print_ladder(shown)
+        print_ladder(shown, game)
         return 0
     return _calibrate(args, game, out)
 
@@ -96,7 +98,7 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
     check_backend("local", args.jobs, None)
     for name, value in (("--max-games", args.max_games), ("--max-plies", args.max_plies),
                         ("--probe-rounds", args.probe_rounds)):
-        if value < 1:
+        if value is not None and value < 1:
             raise UsageError(f"{name} must be at least 1, got {value}")
     if not args.target > 0:
         raise UsageError(f"--target must be above 0, got {args.target}")
@@ -120,6 +122,8 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
               f"{about.get('started')} to {about.get('finished')}, max plies "
               f"{config.max_plies})", flush=True)
         return _run_calibration(args, db, out, config, rows, json.dumps(about))
+    if args.max_plies is None:  # a database going on keeps its own
+        args.max_plies = ladder.MAX_PLIES if existing is not None else _ply_limit(out, game)
     if not specs:
         probe_db = db.with_name(db.stem + "-probe.sqlite")
         probe_specs = ladder.level_specs(ladder.PROBE_SHARES)
@@ -136,6 +140,28 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
         raise UsageError("a ladder needs at least two levels")
     config = ladder.calibration_config(game, specs, args.max_games, args.max_plies)
     return _run_calibration(args, db, out, config)
+
+
+def _ply_limit(out: Path, game: Game[Any, Any]) -> int:
+    """A new calibration's ply limit when none is given: its ladder file's, else the
+    longest of the game's packaged ladders' (a game that needs more than the default
+    needs it in every configuration, and a bigger board more), else `ladder.MAX_PLIES`.
+    Too low a limit cuts off games between the top levels and presses them together."""
+    limits: list[tuple[int, str]] = []
+    if out.is_file():
+        own = ladder.read(out, "--file")
+        if own.game == game.name and isinstance(own.calibration.get("max_plies"), int):
+            limits = [(own.calibration["max_plies"], str(out))]
+    if not limits:
+        limits = [(other.calibration["max_plies"], f"its ladder of {other.settings}")
+                  for other in ladder.available(game.name)
+                  if isinstance(other.calibration.get("max_plies"), int)]
+    if not limits:
+        return ladder.MAX_PLIES
+    plies, where = max(limits)
+    print(f"aviary ladder: a game is a draw after {plies:,} plies (as in {where}; "
+          "--max-plies sets another limit)", flush=True)
+    return plies
 
 
 def _chosen_levels(curve: ladder.Ladder) -> list[str]:
@@ -210,7 +236,7 @@ def _run_calibration(args: argparse.Namespace, db: Path, out: Path, config: Conf
             return status
         fitted = ladder.fit(store)  # stopped or done: the ladder of every stored game
     ladder.write(fitted, out)
-    print_ladder(fitted)
+    print_ladder(fitted, config.make_game())
     print(f"written to {out}")
     return status
 
@@ -301,7 +327,7 @@ class _Tally:
         print(f"[{self.done}/{self.total}] {describe_game(record)}", flush=True)
 
 
-def print_ladder(shown: ladder.Ladder) -> None:
+def print_ladder(shown: ladder.Ladder, game: Game[Any, Any]) -> None:
     console = make_console()
     settings = " ".join(f"{name}={value}" for name, value in shown.settings.items())
     table = Table(title=f"ladder: {shown.game} {settings}".strip())
@@ -342,3 +368,12 @@ def print_ladder(shown: ladder.Ladder) -> None:
         console.print(f"{limited} of {games} games reached the ply limit "
                       f"({about.get('max_plies')}) and count as draws, which makes levels "
                       "look alike: calibrate again with a higher --max-plies", highlight=False)
+        return
+    pairings = [f"{low}-{high} {cut} of {played}"
+                for low, high, cut, played in ladder.ply_limited(shown, game)
+                if cut > PLY_LIMITED * played]
+    if pairings:
+        console.print(f"cut off at the ply limit ({about.get('max_plies')}) and counted as "
+                      f"draws: {', '.join(pairings)} games; such draws bring two levels "
+                      "together, and a higher --max-plies parts them where the games would "
+                      "have ended", highlight=False)
