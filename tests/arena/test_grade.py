@@ -364,7 +364,7 @@ def test_a_new_configurations_ply_limit_is_the_longest_of_the_games_packaged_lad
                   "aviary:random", "aviary:engine?nodes=5&time=30", "--max-games", "2",
                   "--jobs", "1")
     assert done.returncode == 0, done.stderr
-    assert f"a game is a draw after {packaged:,} plies (as in its ladder of {{'n': 8}};" \
+    assert f"a game is a draw after {packaged:,} plies (as in its ladder of n=8;" \
         in " ".join(done.stdout.split())
     with Store(tmp_path / "n10.sqlite", read_only=True) as store:
         assert store.config().max_plies == packaged

@@ -139,8 +139,13 @@ def _checked_results(results: Any) -> dict[str, str]:
 
 def key(game: Game[Any, Any]) -> str:
     """The file name (without .json) of `game`'s ladder: its settings as NAME=VALUE."""
+    return settings_key(game.settings)
+
+
+def settings_key(settings: dict[str, Any]) -> str:
+    """Game settings as a ladder's file name says them: `n=8`, `shrink=true,variant=classic`."""
     parts = [f"{name}={str(value).lower() if isinstance(value, bool) else value}"
-             for name, value in sorted(game.settings.items())]
+             for name, value in sorted(settings.items())]
     return ",".join(parts) or "default"
 
 

@@ -153,7 +153,8 @@ def _ply_limit(out: Path, game: Game[Any, Any]) -> int:
         if own.game == game.name and isinstance(own.calibration.get("max_plies"), int):
             limits = [(own.calibration["max_plies"], str(out))]
     if not limits:
-        limits = [(other.calibration["max_plies"], f"its ladder of {other.settings}")
+        limits = [(other.calibration["max_plies"],
+                   f"its ladder of {ladder.settings_key(other.settings)}")
                   for other in ladder.available(game.name)
                   if isinstance(other.calibration.get("max_plies"), int)]
     if not limits:
