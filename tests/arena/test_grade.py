@@ -556,13 +556,46 @@ def test_a_pairing_whose_games_often_reached_the_ply_limit_is_named(capsys):
     assert ladder.ply_limited(shown, game) == [("L1", "L2", 3, 3)]
     print_ladder(shown, game)
     out = " ".join(capsys.readouterr().out.split())
-    assert "cut off at the ply limit (1000) and counted as draws: L1-L2 3 of 3 games" in out
+    assert "cut off at the ply limit (1000) and counted as draws: L1-L2 3 of 3;" in out
     assert "L0-L1" not in out and "L0-L2" not in out
     shown = ladder.Ladder("pikachu", {"n": 8}, levels, shown.calibration,
                           {"code": "1" * 12})
     print_ladder(shown, game)
     assert ladder.ply_limited(shown, game) == []
     assert "cut off" not in capsys.readouterr().out
+
+
+def test_a_calibration_says_which_pairings_the_ply_limit_cuts_off_as_soon_as_it_shows(
+        tmp_path):
+    """Said at the first fit (100 games), not hours later by `ladder show`: the random
+    mover rarely ends a game against the half-random engine within 80 plies."""
+    done = aviary("ladder", "calibrate", *PIKACHU, "--file", str(tmp_path / "l.json"),
+                  "--db", str(tmp_path / "c.sqlite"), "--levels", "aviary:random",
+                  "aviary:engine?nodes=5&time=30&random=0.5", "aviary:engine?nodes=5&time=30",
+                  "--max-plies", "80", "--max-games", "100", "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stdout.splitlines() if "so far games cut off" in line]
+    assert len(said) == 1 and "at the ply limit (80)" in said[0]
+    with sqlite3.connect(tmp_path / "c.sqlite") as db:
+        counts = db.execute("SELECT min(first, second), max(first, second), "
+                            "sum(reason = ?), count(*) FROM games GROUP BY 1, 2",
+                            (DRAW_BY_PLY_LIMIT,)).fetchall()
+    for low, high, cut, games in counts:
+        named = f"{low}-{high} {cut} of {games}"
+        assert (named in said[0]) == (cut > 0.1 * games), (named, said[0])
+
+
+def test_a_probe_whose_games_were_cut_off_says_so_before_its_levels_are_chosen(tmp_path):
+    done = aviary("ladder", "calibrate", *PIKACHU, "--file", str(tmp_path / "l.json"),
+                  "--db", str(tmp_path / "c.sqlite"), "--probe-rounds", "1", "--max-plies",
+                  "80", "--max-games", "2", "--jobs", "2")
+    lines = done.stdout.splitlines()
+    said = [i for i, line in enumerate(lines) if "the probe's games cut off at the ply "
+            "limit (80)" in line]
+    chosen = [i for i, line in enumerate(lines) if "levels, at random-move shares" in line]
+    assert len(said) == 1 and chosen and said[0] < chosen[0], done.stdout
+    named = lines[said[0]].split("draws: ")[1].split(";")[0].split(", ")
+    assert len(named) == 5 and named[-1].endswith("more pairings")  # four, then a count
 
 
 def test_a_configuration_that_cannot_have_a_ladder_says_why():

@@ -41,6 +41,8 @@ MAX_GAMES = 200_000  # a guard against a calibration that never gets there: sixt
 # over 3,000 Elo need about 100,000 games for +-30
 TARGET = 30.0
 PLY_LIMITED = 0.1  # a larger share of games cut off at --max-plies is said
+CUT_OFF_FEWEST = 20  # a calibration says so of a pairing once it has this many games
+CUT_OFF_NAMED = 4  # pairings named (most cut off first); the rest are counted
 
 
 def _parser() -> ArgumentParser:
@@ -135,7 +137,11 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
         if status:
             return status
         with Store(probe_db, read_only=True) as store:
-            specs = _chosen_levels(ladder.fit(store, resamples=0))
+            probed = ladder.fit(store, resamples=0)
+        cut = cut_off(probed, game)
+        if cut:
+            print(f"aviary ladder: the probe's {cut}", flush=True)
+        specs = _chosen_levels(probed)
     if len(specs) < 2:
         raise UsageError("a ladder needs at least two levels")
     config = ladder.calibration_config(game, specs, args.max_games, args.max_plies)
@@ -204,11 +210,13 @@ def _carried(out: Path, game: Game[Any, Any], specs: list[str] | None) -> ladder
 def _run_calibration(args: argparse.Namespace, db: Path, out: Path, config: Config,
                       carried: Sequence[StoredGame] = (), carried_from: str = "") -> int:
     fitted_at = 0
+    game = config.make_game()
+    cut_said = False  # whether this sitting said which pairings the ply limit cuts off
     sitting: tuple[float, int] | None = None  # when this sitting stored its first game, and
     # the games stored then
 
     def checkpoint(store: Store, done: int) -> str | None:
-        nonlocal fitted_at, sitting
+        nonlocal fitted_at, sitting, cut_said
         if sitting is None:
             sitting = (time.monotonic(), done)
         if not fit_due(done, fitted_at):
@@ -223,6 +231,10 @@ def _run_calibration(args: argparse.Namespace, db: Path, out: Path, config: Conf
             # ladder that ends the calibration is the one its file will hold
             fitted = ladder.fit(store, stored=stored)
         ladder.write(fitted, out)
+        cut = cut_off(fitted, game, fewest=CUT_OFF_FEWEST)
+        if cut and not cut_said:  # said once a sitting, as soon as it shows
+            print(f"aviary ladder: so far {cut}", flush=True)
+            cut_said = True
         minutes = (time.monotonic() - sitting[0]) / 60
         print(fit_line(fitted, args.target,
                        (done - sitting[1]) / minutes if done > sitting[1] else None),
@@ -237,7 +249,7 @@ def _run_calibration(args: argparse.Namespace, db: Path, out: Path, config: Conf
             return status
         fitted = ladder.fit(store)  # stopped or done: the ladder of every stored game
     ladder.write(fitted, out)
-    print_ladder(fitted, config.make_game())
+    print_ladder(fitted, game)
     print(f"written to {out}")
     return status
 
@@ -370,11 +382,21 @@ def print_ladder(shown: ladder.Ladder, game: Game[Any, Any]) -> None:
                       f"({about.get('max_plies')}) and count as draws, which makes levels "
                       "look alike: calibrate again with a higher --max-plies", highlight=False)
         return
+    cut = cut_off(shown, game)
+    if cut:
+        console.print(cut, highlight=False)
+
+
+def cut_off(shown: ladder.Ladder, game: Game[Any, Any], fewest: int = 1) -> str:
+    """What to say of the pairings of `shown` (with `fewest` games or more) where more than
+    `PLY_LIMITED` of the games were cut off at the ply limit; empty if none."""
     pairings = [f"{low}-{high} {cut} of {played}"
                 for low, high, cut, played in ladder.ply_limited(shown, game)
-                if cut > PLY_LIMITED * played]
-    if pairings:
-        console.print(f"cut off at the ply limit ({about.get('max_plies')}) and counted as "
-                      f"draws: {', '.join(pairings)} games; such draws bring two levels "
-                      "together, and a higher --max-plies parts them where the games would "
-                      "have ended", highlight=False)
+                if cut > PLY_LIMITED * played and played >= fewest]
+    if not pairings:
+        return ""
+    if len(pairings) > CUT_OFF_NAMED:
+        pairings[CUT_OFF_NAMED:] = [f"{len(pairings) - CUT_OFF_NAMED} more pairings"]
+    return (f"games cut off at the ply limit ({shown.calibration.get('max_plies')}) and "
+            f"counted as draws: {', '.join(pairings)}; such draws bring two levels together, "
+            "and a higher --max-plies parts them where the games would have ended")
