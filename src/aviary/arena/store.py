@@ -20,7 +20,7 @@ import sqlite3
 import stat
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -256,7 +256,11 @@ class Store:
         return [StoredGame(*row) for row in rows]
 
     def _planned(self) -> dict[int, tuple[str, str]]:
-        planned = {slot.index + 1: (slot.first, slot.second) for slot in plan(self.config())}
+        # the plan up to the last stored game: a calibration plans 200,000, and fits often
+        last = self.db.execute("SELECT max(id) FROM games").fetchone()[0] or 0
+        config = self.config()
+        planned = {slot.index + 1: (slot.first, slot.second)
+                   for slot in plan(replace(config, games=min(config.games, last)))}
         if self._has_table("slots"):
             for game_id, first, second in self.db.execute("SELECT id, first, second FROM slots"):
                 planned.setdefault(game_id, (first, second))
