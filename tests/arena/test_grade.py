@@ -205,7 +205,7 @@ def test_levels_are_chosen_at_even_steps_of_a_probes_curve_made_monotone():
               for i, (spec, elo) in enumerate(zip(specs, elos, strict=True))]
     probe = ladder.Ladder("pikachu", {"n": 8}, tuple(levels))
     shares = ladder.choose_shares(probe)
-    assert ladder.FEWEST - 2 <= len(shares) <= ladder.MOST - 2
+    assert len(shares) + 2 == 12  # 2,100 Elo in steps of at most 200
     assert shares == sorted(shares, reverse=True) and 0 < shares[-1] < shares[0] < 1
     # read back through the curve, the chosen levels stand at even steps
     curve = sorted(((ladder.share_of(s), e) for s, e in zip(specs, elos, strict=True)),
@@ -216,17 +216,19 @@ def test_levels_are_chosen_at_even_steps_of_a_probes_curve_made_monotone():
     assert steps.max() - steps.min() < 25
 
 
-def test_a_span_twelve_levels_cannot_cover_in_steps_of_at_most_210_gets_more_levels():
+def test_a_span_twelve_levels_cannot_cover_in_steps_of_at_most_200_gets_more_levels():
     """Pikachu's engine stands about 3,300 Elo above the random mover: twelve levels would
     be 300 apart, past the 250 a step may be, so the choice takes as many as it needs."""
     elos = [0, 500, 1300, 2000, 2600, 2950, 3320]
     shares = ladder.choose_shares(five_share_curve(elos))
-    assert len(shares) + 2 == 17  # 16 steps of 208 Elo
+    assert len(shares) + 2 == 18  # 17 steps of 195 Elo
     placed = np.interp([-share for share in shares],
                        [-ladder.share_of(s) for s in ladder.level_specs(FIVE_SHARES)], elos)
-    assert np.diff([0, *placed, 3320]).max() <= ladder.WIDEST_STEP + 1
+    assert np.diff([0, *placed, 3320]).max() <= ladder.STEP + 1
     narrow = five_share_curve([elo * 0.65 for elo in elos])
-    assert len(ladder.choose_shares(narrow)) + 2 == ladder.MOST  # 2,158 Elo: 12 levels do
+    assert len(ladder.choose_shares(narrow)) + 2 == 12  # 2,158 Elo: 12 levels do
+    small = five_share_curve([elo * 0.3 for elo in elos])
+    assert len(ladder.choose_shares(small)) + 2 == ladder.FEWEST  # 996 Elo: never fewer
 
 
 FIVE_SHARES = (0.9, 0.6, 0.3, 0.1, 0.03)
