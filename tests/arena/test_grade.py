@@ -357,6 +357,35 @@ def test_a_calibration_of_other_levels_does_not_go_on_from_the_ladder_file(tmp_p
         assert store.config().max_plies == 80
 
 
+def test_a_level_replaced_plays_its_games_again_and_the_others_games_go_on(tmp_path,
+                                                                           calibrated):
+    """A step that came out too wide is mended by replacing one level: the games between
+    the levels kept are carried, only the replaced level's are played again."""
+    out = tmp_path / "ladder.json"
+    out.write_text(calibrated.read_text())
+    before = ladder.Ladder.from_json(out.read_text())
+    specs = [level.spec for level in before.levels]
+    specs[1] = "aviary:engine?nodes=30&time=30&random=0.7"
+    done = aviary("ladder", "calibrate", *PIKACHU, "--file", str(out), "--db",
+                  str(tmp_path / "new.sqlite"), "--levels", *specs, "--max-games", "12",
+                  "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    said = " ".join(done.stdout.split())
+    assert f"going on from the 4 games in {out}" in said  # L0-L2: 4 of the 12
+    assert "L1 changed, so their games in" in said
+    after = ladder.Ladder.from_json(out.read_text())
+    assert [level.spec for level in after.levels] == specs
+    (old,), (new,) = before.results.values(), after.results.values()
+    slots = plan(ladder.calibration_config(make_game("pikachu", {"n": "8"}), specs, 12))
+    kept = [i for i, slot in enumerate(slots) if "L1" not in (slot.first, slot.second)]
+    assert len(kept) == 4 and all(new[i] == old[i] for i in kept)
+    with Store(tmp_path / "new.sqlite", read_only=True) as store:
+        rows = {row.id - 1: row for row in store.games()}
+    assert sorted(rows) == list(range(12))
+    assert all(rows[i].detail.startswith("carried from") == (i in kept) for i in range(12))
+    assert all(rows[i].plies > 0 for i in range(12) if i not in kept)  # played here
+
+
 def test_a_new_configurations_ply_limit_is_the_longest_of_the_games_packaged_ladders(
         tmp_path):
     packaged = max(found.calibration["max_plies"] for found in ladder.available("pikachu"))

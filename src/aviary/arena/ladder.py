@@ -301,16 +301,18 @@ def results_of(stored: Sequence[StoredGame]) -> dict[str, str]:
     return {code: "".join(chars) for code, chars in sorted(by_code.items())}
 
 
-def carried_config(carried: Ladder, game: Game[Any, Any], games: int) -> Config:
-    """The calibration that goes on from ladder file `carried`'s games: its levels, ply
-    limit and seed (so its openings), for at least every game the file holds."""
+def carried_config(carried: Ladder, game: Game[Any, Any], games: int,
+                   specs: Sequence[str] | None = None) -> Config:
+    """The calibration that goes on from ladder file `carried`'s games: its levels (or
+    `specs`, as many, some of them changed), ply limit and seed (so its openings), for at
+    least every game the file holds."""
     about = carried.calibration
     missing = [name for name in ("max_plies", "seed") if not isinstance(about.get(name), int)]
     if missing:
         raise UsageError(f"the ladder file's calibration does not say its {' and '.join(missing)}"
                          ", so its games cannot go on: use another --file")
     played = max((len(chars) for chars in carried.results.values()), default=0)
-    config = calibration_config(game, [level.spec for level in carried.levels],
+    config = calibration_config(game, specs or [level.spec for level in carried.levels],
                                 max(games, played), about["max_plies"], about["seed"])
     if config.opening_plies != about.get("opening_plies", config.opening_plies):
         raise UsageError(f"the ladder file's games began with {about['opening_plies']} random "
@@ -319,9 +321,11 @@ def carried_config(carried: Ladder, game: Game[Any, Any], games: int) -> Config:
     return config
 
 
-def carried_games(carried: Ladder, config: Config, source: str) -> list[StoredGame]:
+def carried_games(carried: Ladder, config: Config, source: str,
+                  dropped: frozenset[str] = frozenset()) -> list[StoredGame]:
     """Ladder file `carried`'s games as rows of `config`'s database (no moves: the file
-    keeps only results), each in its planned slot with its round's opening."""
+    keeps only results), each in its planned slot with its round's opening; but not the
+    games of the levels `dropped` (changed since: their slots are played again)."""
     slots = plan(config)
     game = config.make_game()
     openings: dict[int, str] = {}
@@ -329,9 +333,9 @@ def carried_games(carried: Ladder, config: Config, source: str) -> list[StoredGa
     rows = []
     for code, chars in carried.results.items():
         for index, char in enumerate(chars):
-            if char == NOT_PLAYED:
-                continue
             slot = slots[index]
+            if char == NOT_PLAYED or {slot.first, slot.second} & dropped:
+                continue
             if slot.round not in openings:
                 openings[slot.round] = opening(game, config, slot.round)
             result = 0.5 if char == PLY_LIMIT_CHAR else SCORE_OF_CHAR[char]
@@ -434,7 +438,7 @@ PROBE_SHARES = (0.97, 0.93, 0.85, 0.77, 0.7, 0.62, 0.53, 0.44, 0.36, 0.26, 0.14,
 PROBE_ROUNDS = 12  # colour-swapped pairs per pairing in the probe
 FEWEST = 8  # levels in a ladder at the least
 STEP = 200  # the widest step between neighbouring levels the choice aims at. A step must
-# end within 50-250, and steps come out off their aim: Pikachu's levels placed 200 apart on
+# end within 50-250, and steps come out off their aim: one game's levels placed 200 apart on
 # the curve of 8,118 games stood 163 to 235 apart after 14,600 (on a probe's curve, up to 284)
 
 

@@ -115,14 +115,18 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
         specs = existing
     elif args.levels_from:
         specs = _levels_from(args.levels_from, game)
-    carried = _carried(out, game, specs) if existing is None else None
+    carried, changed = _carried(out, game, specs) if existing is None else (None, [])
     if carried is not None:
-        config = ladder.carried_config(carried, game, args.max_games)
-        rows = ladder.carried_games(carried, config, out.name)
+        config = ladder.carried_config(carried, game, args.max_games, specs)
+        rows = ladder.carried_games(carried, config, out.name, frozenset(changed))
         about = carried.calibration
         print(f"aviary ladder: going on from the {len(rows):,} games in {out} (calibrated "
               f"{about.get('started')} to {about.get('finished')}, max plies "
               f"{config.max_plies})", flush=True)
+        if changed:
+            print(f"aviary ladder: {', '.join(changed)} changed, so their games in {out} "
+                  "are played again; the games between the levels it keeps go on",
+                  flush=True)
         return _run_calibration(args, db, out, config, rows, json.dumps(about))
     if args.max_plies is None:  # a database going on keeps its own
         args.max_plies = ladder.MAX_PLIES if existing is not None else _ply_limit(out, game)
@@ -192,19 +196,27 @@ def _levels_from(where: Path, game: Game[Any, Any]) -> list[str]:
     return _chosen_levels(curve)
 
 
-def _carried(out: Path, game: Game[Any, Any], specs: list[str] | None) -> ladder.Ladder | None:
-    """The ladder file `out` if a calibration into a new database goes on from its games:
-    it is this game's, keeps its results, and has the levels asked for (or none were)."""
+def _carried(out: Path, game: Game[Any, Any], specs: list[str] | None
+             ) -> tuple[ladder.Ladder | None, list[str]]:
+    """The ladder file `out` if a calibration into a new database goes on from its games
+    (it is this game's, keeps its results, and has the levels asked for, or none were),
+    and the levels asked for that differ from its own: as many levels, some of them
+    replaced (a step that came out too wide), keep the games between the others."""
     if not out.is_file():
-        return None
+        return None, []
     found = ladder.read(out, "--file")
     if not found.results or found.game != game.name or found.settings != dict(game.settings):
-        return None
-    if specs and specs != [level.spec for level in found.levels]:
+        return None, []
+    own = [level.spec for level in found.levels]
+    if not specs or specs == own:
+        return found, []
+    changed = [f"L{i}" for i, (asked, had) in enumerate(zip(specs, own, strict=False))
+               if asked != had]
+    if len(specs) != len(own) or len(changed) > len(own) // 2:
         print(f"aviary ladder: {out} holds other levels; a new calibration replaces it",
               flush=True)
-        return None
-    return found
+        return None, []
+    return found, changed
 
 
 def _run_calibration(args: argparse.Namespace, db: Path, out: Path, config: Config,
