@@ -374,6 +374,7 @@ def test_a_level_replaced_plays_its_games_again_and_the_others_games_go_on(tmp_p
     assert f"going on from the 4 games in {out}" in said  # L0-L2: 4 of the 12
     assert "L1 changed, so their games in" in said
     after = ladder.Ladder.from_json(out.read_text())
+    assert after.calibration["earlier"][0]["games"] == 4  # the games it went on from
     assert [level.spec for level in after.levels] == specs
     (old,), (new,) = before.results.values(), after.results.values()
     slots = plan(ladder.calibration_config(make_game("pikachu", {"n": "8"}), specs, 12))

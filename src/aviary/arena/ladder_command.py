@@ -119,7 +119,7 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
     if carried is not None:
         config = ladder.carried_config(carried, game, args.max_games, specs)
         rows = ladder.carried_games(carried, config, out.name, frozenset(changed))
-        about = carried.calibration
+        about = {**carried.calibration, "games": len(rows)}  # those it goes on from
         print(f"aviary ladder: going on from the {len(rows):,} games in {out} (calibrated "
               f"{about.get('started')} to {about.get('finished')}, max plies "
               f"{config.max_plies})", flush=True)
