@@ -443,10 +443,13 @@ def test_levels_from_a_ladder_file_are_placed_at_even_steps_of_its_curve(tmp_pat
     missing = aviary("ladder", "calibrate", *PIKACHU, "--levels-from",
                      str(tmp_path / "none.json"), "--db", str(tmp_path / "d.sqlite"))
     assert missing.returncode == 2 and "no such ladder file" in missing.stderr
-    for said in (both, betsy, missing):
+    bogus = aviary("ladder", "calibrate", *PIKACHU, "--levels", "aviary:random",
+                   "aviary:bogus", "--db", str(tmp_path / "e.sqlite"))
+    assert bogus.returncode == 2 and "unknown engine 'aviary:bogus'" in bogus.stderr
+    for said in (both, betsy, missing, bogus):
         assert len(said.stderr.strip().splitlines()) == 1 and "Traceback" not in said.stderr
     assert not any((tmp_path / name).exists() for name in ("b.sqlite", "c.sqlite",
-                                                           "d.sqlite"))
+                                                           "d.sqlite", "e.sqlite"))
 
 
 def test_a_ladder_file_that_does_not_say_how_its_games_were_played_cannot_go_on(tmp_path,

@@ -28,6 +28,7 @@ from rich.table import Table
 from aviary.arena import isolation, ladder, runner
 from aviary.arena.command import check_backend, lock_database, parse_options
 from aviary.arena.games import make_game
+from aviary.arena.players import PlayerSpec, check
 from aviary.arena.progress import describe as describe_game
 from aviary.arena.referee import GameRecord
 from aviary.arena.report import make_console
@@ -108,6 +109,8 @@ def _calibrate(args: argparse.Namespace, game: Game[Any, Any], out: Path) -> int
         raise UsageError("give --levels or --levels-from, not both")
     db = args.db or Path(f"ladder-{game.name}-{ladder.key(game)}.sqlite")
     specs = args.levels
+    for i, spec in enumerate(specs or ()):  # before any database is made
+        check(PlayerSpec(f"L{i}", spec), game)
     existing = _existing_levels(db)
     if existing is not None:  # going on: the database's levels (--levels-from chose them)
         if specs and specs != existing:
