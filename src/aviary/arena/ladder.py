@@ -28,7 +28,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,7 @@ from aviary.arena import provenance
 from aviary.arena.players import PlayerSpec
 from aviary.arena.ratings import anchored_fits
 from aviary.arena.referee import DRAW_BY_PLY_LIMIT
-from aviary.arena.schedule import Config, opening, plan
+from aviary.arena.schedule import Config, Slot, opening, plan
 from aviary.arena.store import Store, StoredGame
 from aviary.errors import UsageError
 from aviary.games import registry
@@ -331,20 +331,27 @@ def carried_games(carried: Ladder, config: Config, source: str,
     openings: dict[int, str] = {}
     finished = str(carried.calibration.get("finished") or "")
     rows = []
-    for code, chars in carried.results.items():
-        for index, char in enumerate(chars):
-            slot = slots[index]
-            if char == NOT_PLAYED or {slot.first, slot.second} & dropped:
-                continue
-            if slot.round not in openings:
-                openings[slot.round] = opening(game, config, slot.round)
-            result = 0.5 if char == PLY_LIMIT_CHAR else SCORE_OF_CHAR[char]
-            winner = None if result == 0.5 else int(result == 0)
-            rows.append(StoredGame(
-                index + 1, slot.round, slot.first, slot.second, openings[slot.round], result,
-                winner, DRAW_BY_PLY_LIMIT if char == PLY_LIMIT_CHAR else CARRIED,
-                f"carried from {source}", 0, 0.0, finished, None, None, code or None))
+    for code, slot, char in played_slots(carried, slots):
+        if {slot.first, slot.second} & dropped:
+            continue
+        if slot.round not in openings:
+            openings[slot.round] = opening(game, config, slot.round)
+        result = 0.5 if char == PLY_LIMIT_CHAR else SCORE_OF_CHAR[char]
+        winner = None if result == 0.5 else int(result == 0)
+        rows.append(StoredGame(
+            slot.index + 1, slot.round, slot.first, slot.second, openings[slot.round], result,
+            winner, DRAW_BY_PLY_LIMIT if char == PLY_LIMIT_CHAR else CARRIED,
+            f"carried from {source}", 0, 0.0, finished, None, None, code or None))
     return sorted(rows, key=lambda row: row.id)
+
+
+def played_slots(ladder: Ladder, slots: Sequence[Slot]) -> Iterator[tuple[str, Slot, str]]:
+    """Each game a ladder file's results hold, with its code fingerprint and the planned
+    slot it was played in (`slots`: the plan of its calibration)."""
+    for code, chars in ladder.results.items():
+        for slot, char in zip(slots, chars, strict=False):  # a code's string may be short
+            if char != NOT_PLAYED:
+                yield code, slot, char
 
 
 def all_drawn(games: Sequence[StoredGame]) -> bool:
@@ -381,16 +388,12 @@ def ply_limited(ladder: Ladder, game: Game[Any, Any]) -> list[tuple[str, str, in
         return []
     played = max(len(chars) for chars in ladder.results.values())
     config = calibration_config(game, [level.spec for level in ladder.levels], played)
-    slots = plan(config)
     counts: dict[tuple[str, str], list[int]] = {}
-    for chars in ladder.results.values():
-        for slot, char in zip(slots, chars, strict=False):  # a code's string may be short
-            if char == NOT_PLAYED:
-                continue
-            low, high = sorted((slot.first, slot.second), key=_level_number)
-            pairing = counts.setdefault((low, high), [0, 0])
-            pairing[0] += char == PLY_LIMIT_CHAR
-            pairing[1] += 1
+    for _, slot, char in played_slots(ladder, plan(config)):
+        low, high = sorted((slot.first, slot.second), key=_level_number)
+        pairing = counts.setdefault((low, high), [0, 0])
+        pairing[0] += char == PLY_LIMIT_CHAR
+        pairing[1] += 1
     found = [(low, high, cut, games) for (low, high), (cut, games) in counts.items() if cut]
     return sorted(found, key=lambda row: (-row[2] / row[3], _level_number(row[0])))
 

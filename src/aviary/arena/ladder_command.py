@@ -246,8 +246,8 @@ def _run_calibration(args: argparse.Namespace, db: Path, out: Path, config: Conf
             # ladder that ends the calibration is the one its file will hold
             fitted = ladder.fit(store, stored=stored)
         ladder.write(fitted, out)
-        cut = cut_off(fitted, game, fewest=CUT_OFF_FEWEST)
-        if cut and not cut_said:  # said once a sitting, as soon as it shows
+        cut = "" if cut_said else cut_off(fitted, game, fewest=CUT_OFF_FEWEST)
+        if cut:  # said once a sitting, as soon as it shows
             print(f"aviary ladder: so far {cut}", flush=True)
             cut_said = True
         minutes = (time.monotonic() - sitting[0]) / 60
