@@ -493,6 +493,7 @@ def test_a_failed_start_shows_one_message_and_no_page_error(browse, server):
     page.wait_for_selector("#error:not(:empty)")
     assert page.locator("#error").inner_text().startswith("unknown board game 'chess'")
     assert "{" not in page.locator("body").inner_text()  # a page, not raw JSON
+    page.wait_for_selector("#other-games:not([hidden])")  # the list is fetched after the error
     assert page.locator("#other-games a").count() == len(BOARD_GAMES)
     shot(page, "failed-start")
 
