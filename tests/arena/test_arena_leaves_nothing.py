@@ -117,3 +117,25 @@ def test_a_stop_of_the_strength_script_reaches_its_arena_as_its_own_ctrl_c(tmp_p
     assert "aviary arena: SIGINT: stopping" in err and "stopped by SIGINT" in err, err
     assert "SIGINT again" not in err and "leaked" not in err and "Traceback" not in err, err
     assert settle(scratch, tmp_path) == ([], [])
+
+
+def test_a_moves_child_whose_forking_process_is_already_gone_ends_before_its_program(
+        tmp_path):
+    """A worker killed between a move's fork and the child's parent-death request would
+    never signal that child: the child sees its parent changed and ends itself (a real
+    fork; only the 'parent' it was forked by is told otherwise)."""
+    from aviary.arena import sandbox
+
+    limits = sandbox.Limits(seconds=1.0)
+    outcomes = {}
+    for label in ("gone", "present"):
+        pid = os.fork()
+        if pid == 0:  # the child: this process is its parent; "gone" tells it another was
+            try:
+                forked_by = os.getppid() if label == "present" else os.getppid() + 1
+                sandbox._limit_child(limits, None, None, forked_by)
+            finally:
+                os._exit(0)  # reached only if the child goes on towards exec
+        _, status = os.waitpid(pid, 0)
+        outcomes[label] = os.waitstatus_to_exitcode(status)
+    assert outcomes == {"gone": sandbox.CHILD_ORPHANED, "present": 0}

@@ -48,6 +48,7 @@ from aviary.arena.isolation import Cgroup, Jail, make_cgroup
 from aviary.cache import cache_dir
 
 _PR_SET_PDEATHSIG = 1
+CHILD_ORPHANED = 70  # a move's child found the process that forked it gone, before exec
 _PR_SET_CHILD_SUBREAPER = 36
 _LIBC = ctypes.CDLL(None, use_errno=True)
 _TAIL = 4096  # bytes of each stream kept for the record
@@ -179,9 +180,14 @@ def _remove_abandoned_roots() -> None:
             shutil.rmtree(entry.path, ignore_errors=True)
 
 
-def _limit_child(limits: Limits, jail: Jail | None, cgroup: Cgroup | None) -> None:
-    """Runs in the child between fork and exec: its cgroup, rlimits, a parent-death signal."""
+def _limit_child(limits: Limits, jail: Jail | None, cgroup: Cgroup | None, parent: int
+                 ) -> None:
+    """Runs in the child between fork and exec: its cgroup, rlimits, a parent-death signal.
+    A `parent` (the pid that forked it) already gone by then never sends that signal, so
+    the child ends itself rather than run the program unwatched."""
     _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(CHILD_ORPHANED)
     for number in (signal.SIGINT, signal.SIGTERM):  # the arena's workers ignore them
         signal.signal(number, signal.SIG_DFL)
     if cgroup is not None:
@@ -261,6 +267,7 @@ def run_program(argv: list[str], extra_args: list[str], limits: Limits,
     if jail is not None:
         cgroup = make_cgroup(limits.memory_mb, jail.processes)
         command = jail.command(command, own_copy, count_processes=cgroup is None)
+    parent = os.getpid()
     with tempfile.TemporaryDirectory(prefix="move-", dir=root) as workdir:
         start = time.monotonic()
         try:
@@ -268,7 +275,7 @@ def run_program(argv: list[str], extra_args: list[str], limits: Limits,
                 command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, cwd=workdir, env=env or clean_environment(),
                 start_new_session=True, close_fds=True,
-                preexec_fn=lambda: _limit_child(limits, jail, cgroup),
+                preexec_fn=lambda: _limit_child(limits, jail, cgroup, parent),
             )
         except OSError as error:
             if cgroup is not None:
