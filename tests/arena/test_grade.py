@@ -517,6 +517,7 @@ def test_a_calibration_stops_at_its_first_fit_that_meets_the_target_and_stays_st
     assert done.returncode == 0, done.stderr
     written = ladder.Ladder.from_json(out.read_text())
     assert written.calibration["games"] == 100  # the first fit, at 100 of 400 games
+    assert written.calibration["resamples"] == ladder.RESAMPLES  # the stop's, not progress's
     said = [line for line in done.stdout.splitlines() if "widest interval" in line]
     step = written.levels[1].step
     assert said == [f"aviary ladder: 100 games: widest interval +-{written.levels[1].margin:.1f} "

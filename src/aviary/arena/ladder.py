@@ -51,6 +51,10 @@ CEILING = 30  # `time=` of a level: seconds its budget never comes near
 # the chance of a random move at each level between the random mover and the engine
 SHARES = (0.93, 0.8, 0.7, 0.62, 0.53, 0.44, 0.36, 0.26, 0.14, 0.06)
 ANCHOR = "L0"
+# resamples behind a ladder file's intervals and the stop at the target: with 300, the 2.5%
+# and 97.5% points still moved by 1-2 Elo at +-30 from one draw of them to the next (and
+# a calibration stopping at the first draw under its target kept a low one)
+RESAMPLES = 2000
 MAX_PLIES = 300  # a calibration game not over by then is a draw
 FORMAT = 1
 # a calibration game's result in a ladder file, from its first player's side
@@ -232,7 +236,7 @@ def pairs_of(games: Sequence[StoredGame]) -> list[list[tuple[str, str, float]]]:
     return list(grouped.values())
 
 
-def fit(store: Store, resamples: int = 300, stored: Sequence[StoredGame] | None = None
+def fit(store: Store, resamples: int = RESAMPLES, stored: Sequence[StoredGame] | None = None
         ) -> Ladder:
     """The ladder the calibration database `store` holds so far (`stored`: its games,
     when the caller has read them)."""
