@@ -1,14 +1,17 @@
-"""A ladder's fit, head against a base commit: the seconds a calibration's checkpoint
-spends fitting its levels, and the very same numbers.
+"""A ladder's fit, head against a base commit: the seconds a calibration spends fitting its
+levels and their intervals, and the same numbers.
 
-A calibration refits its ladder (a Bradley-Terry fit and 100 resamples of its pairs)
-every 100 games, in the process that hands games to the workers: while it fits, a
-worker that finished its game waits. With 30,000 games that fit is what the calibration
-spends beside its games. This fits the same simulated calibrations (eleven levels 180 Elo
-apart, each against the two on either side, colour-swapped pairs, draws included) with
-the code of two commits: base (checked out in a temporary worktree) and head (this tree),
-each in a process of its own, in turn. Both must give the same Elos and resamples (to
-1e-6); the script checks it and fails otherwise. Times are the best of `--rounds` runs.
+A calibration refits its ladder (a Bradley-Terry fit and thousands of resamples of its
+pairs) at each checkpoint, in the process that hands games to the workers: while it
+fits, a worker that finished its game waits. This fits the same simulated calibrations
+(eleven levels 180 Elo apart, each against the two on either side, colour-swapped pairs,
+draws included) with the code of two commits: base (checked out in a temporary worktree)
+and head (this tree), each in a process of its own, in turn, at the same resample count.
+Both must give the same Elos (to 1e-6) and resamples that spread alike: each level's
+standard deviation within 15% of base's (a resample's draws are random, so two codes may
+draw them differently; at 1,000 resamples 15% is some four and a half standard errors of
+their ratio). The script checks both and fails otherwise. Times are the best of
+`--rounds` runs.
 
     python benchmarks/ladder_fit.py [--base main] [--rounds 3] [--pairs 1000 15000]
 """
@@ -28,7 +31,8 @@ from strength import base_worktree, commit_of, head_against_base
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = 11
 STEP = 180.0
-RESAMPLES = 100  # as a calibration's checkpoint fits
+SPREAD_TOLERANCE = 0.15
+RESAMPLES = 1000  # the same on both sides (base may be slow at a calibration's own)
 
 # what each side runs, in its own process with its own tree's `aviary` first on the path
 FITTER = """
@@ -67,10 +71,14 @@ def side(tree: Path, pairs: int, rounds: int) -> dict[str, object]:
     return dict(json.loads(result.stdout.strip().splitlines()[-1]))
 
 
-def largest_difference(base: dict[str, object], head: dict[str, object]) -> float:
+def differences(base: dict[str, object], head: dict[str, object]) -> tuple[float, float]:
+    """(the largest difference of the two sides' Elos, the largest relative difference of
+    a level's spread over the resamples; the anchor, whose spread is 0, left out)."""
     import numpy as np
-    return max(float(np.max(np.abs(np.array(base[key]) - np.array(head[key]))))
-               for key in ("centre", "draws"))
+    centre = float(np.max(np.abs(np.array(base["centre"]) - np.array(head["centre"]))))
+    spread_base = np.array(base["draws"]).std(axis=0)[1:]
+    spread_head = np.array(head["draws"]).std(axis=0)[1:]
+    return centre, float(np.max(np.abs(spread_head / spread_base - 1)))
 
 
 def main() -> int:
@@ -92,13 +100,14 @@ def main() -> int:
         for pairs in args.pairs:
             base = side(base_tree, pairs, args.rounds)
             head = side(ROOT, pairs, args.rounds)
-            difference = largest_difference(base, head)
-            same = difference < 1e-6
+            centre, spread = differences(base, head)
+            same = centre < 1e-6 and spread < SPREAD_TOLERANCE
             failed |= not same
             base_s, head_s = float(base["seconds"]), float(head["seconds"])  # type: ignore[arg-type]
             print(f"  {pairs:6} pairs ({2 * pairs:6} games)  base {base_s:7.3f} s  "
                   f"head {head_s:7.3f} s  ratio {base_s / head_s:6.1f}x  "
-                  + ("same numbers" if same else f"NUMBERS DIFFER by {difference:.2g}"))
+                  + (f"same Elos, spreads within {spread:.1%}" if same else
+                     f"NUMBERS DIFFER: Elos by {centre:.2g}, spreads by {spread:.1%}"))
     return 1 if failed else 0
 
 

@@ -51,10 +51,11 @@ CEILING = 30  # `time=` of a level: seconds its budget never comes near
 # the chance of a random move at each level between the random mover and the engine
 SHARES = (0.93, 0.8, 0.7, 0.62, 0.53, 0.44, 0.36, 0.26, 0.14, 0.06)
 ANCHOR = "L0"
-# resamples behind a ladder file's intervals and the stop at the target: with 300, the 2.5%
-# and 97.5% points still moved by 1-2 Elo at +-30 from one draw of them to the next (and
-# a calibration stopping at the first draw under its target kept a low one)
-RESAMPLES = 2000
+# resamples behind a ladder file's intervals and the stop at the target: the 2.5% and
+# 97.5% points of 300 moved the widest interval by 1-2 Elo at +-30 from one draw of them
+# to the next, of 10,000 by about 0.4 (and a calibration stopping at the first draw under
+# its target kept a low one); 100,000 take a few seconds
+RESAMPLES = 100_000
 MAX_PLIES = 300  # a calibration game not over by then is a draw
 FORMAT = 1
 # a calibration game's result in a ladder file, from its first player's side

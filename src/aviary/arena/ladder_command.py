@@ -42,7 +42,7 @@ MAX_GAMES = 200_000  # a guard against a calibration that never gets there: sixt
 # over 3,000 Elo need about 100,000 games for +-30
 TARGET = 30.0
 PLY_LIMITED = 0.1  # a larger share of games cut off at --max-plies is said
-PROGRESS_RESAMPLES = 300  # a fit on the way (the file's and the stop's: ladder.RESAMPLES)
+PROGRESS_RESAMPLES = 10_000  # a fit on the way (the file's and the stop's: ladder.RESAMPLES)
 CUT_OFF_FEWEST = 20  # a calibration says so of a pairing once it has this many games
 CUT_OFF_NAMED = 4  # pairings named (most cut off first); the rest are counted
 
@@ -243,8 +243,8 @@ def _run_calibration(args: argparse.Namespace, db: Path, out: Path, config: Conf
             return f"all of the first {done} games drawn"  # the fit below says so
         fitted = ladder.fit(store, resamples=PROGRESS_RESAMPLES, stored=stored)
         if ladder.precise_enough(fitted, args.target):
-            # a few hundred resamples put the 2.5% and 97.5% points a few Elo off either
-            # way: the ladder that ends the calibration is the one its file will hold
+            # confirmed by more resamples (the 2.5% and 97.5% points of fewer move by
+            # about a percent): the ladder that ends the calibration is its file's
             fitted = ladder.fit(store, stored=stored)
         ladder.write(fitted, out)
         cut = "" if cut_said else cut_off(fitted, game, fewest=CUT_OFF_FEWEST)

@@ -475,6 +475,93 @@ class ScaleRating:
         return (self.high - self.low) / 2
 
 
+RESAMPLE_BATCH = 10_000  # resamples fitted at once by `anchored_fits`
+
+
+@dataclass(frozen=True)
+class PairKinds:
+    """Colour-swapped pairs sorted into kinds: a kind is one pairing's pairs that went the
+    same way (the same games with the same results: at most nine kinds a pairing for two
+    games). A fit needs only each ordered pairing's games and points, so a resample of
+    pairs is how many of each kind it drew, however many games there are."""
+
+    cells: np.ndarray  # (a, b) of each ordered pairing played: rows of two player indices
+    played: np.ndarray  # [kind, cell]: a pair of this kind's games in the cell
+    points: np.ndarray  # [kind, cell]: and their points, for the cell's first player
+    count: np.ndarray  # pairs of each kind
+    pairing: np.ndarray  # each kind's pairing (an index into the pairings)
+    example: np.ndarray  # each kind's first pair (an index into the pairs given)
+
+
+def pair_kinds(index: dict[str, int], pairs: Sequence[Sequence[tuple[str, str, float]]]
+               ) -> PairKinds:
+    kinds: dict[tuple[tuple[int, int], tuple[tuple[int, int, float], ...]], int] = {}
+    count: list[int] = []
+    example: list[int] = []
+    for number, pair in enumerate(pairs):
+        games = tuple(sorted((index[a], index[b], float(s)) for a, b, s in pair))
+        first, second, _ = games[0]
+        key = ((min(first, second), max(first, second)), games)
+        if key not in kinds:
+            kinds[key] = len(count)
+            count.append(0)
+            example.append(number)
+        count[kinds[key]] += 1
+    cells = sorted({(a, b) for _, games in kinds for a, b, _ in games})
+    cell_of = {cell: i for i, cell in enumerate(cells)}
+    played = np.zeros((len(kinds), len(cells)))
+    points = np.zeros((len(kinds), len(cells)))
+    pairings = sorted({pairing for pairing, _ in kinds})
+    pairing_of = {pairing: i for i, pairing in enumerate(pairings)}
+    pairing = np.zeros(len(kinds), dtype=np.intp)
+    for (which, games), kind in kinds.items():
+        pairing[kind] = pairing_of[which]
+        for a, b, s in games:
+            played[kind, cell_of[(a, b)]] += 1
+            points[kind, cell_of[(a, b)]] += s
+    return PairKinds(np.array(cells, dtype=np.intp).reshape(-1, 2), played, points,
+                     np.array(count, dtype=np.int64), pairing, np.array(example, dtype=np.intp))
+
+
+def resampled_counts(kinds: PairKinds, resamples: int, rng: np.random.Generator
+                     ) -> np.ndarray:
+    """[resample, kind]: how many pairs of each kind a resample drew, drawing within each
+    pairing as many pairs as it has, with replacement (a multinomial draw a pairing)."""
+    drawn = np.zeros((resamples, len(kinds.count)), dtype=np.int64)
+    for which in range(int(kinds.pairing.max(initial=-1)) + 1):
+        members = np.flatnonzero(kinds.pairing == which)
+        total = int(kinds.count[members].sum())
+        drawn[:, members] = rng.multinomial(total, kinds.count[members] / total, resamples)
+    return drawn
+
+
+def _anchored_fit_rows(size: int, cells: np.ndarray, played: np.ndarray, points: np.ndarray,
+                       anchor: int, prior_sd: float, start: np.ndarray) -> np.ndarray:
+    """`_anchored_fit` for many sets of games at once, a row each: `played[r, c]` games of
+    `cells[c, 0]` against `cells[c, 1]` with `points[r, c]` for the first. Newton steps
+    from `start`, every row in one batch of small linear solves."""
+    rows = played.shape[0]
+    free = np.array([i for i in range(size) if i != anchor], dtype=np.intp)
+    a, b = cells[:, 0], cells[:, 1]
+    towards = np.zeros((len(cells), size))  # each cell's (+1 at a, -1 at b)
+    towards[np.arange(len(cells)), a] += 1
+    towards[np.arange(len(cells)), b] -= 1
+    outer = np.einsum("ci,cj->cij", towards, towards).reshape(len(cells), size * size)
+    precision = 1 / prior_sd**2
+    ratings = np.tile(start, (rows, 1)).astype(float)
+    ratings[:, anchor] = 0.0
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-_K * (ratings[:, a] - ratings[:, b])))
+        gradient = -precision * ratings + (_K * (points - played * p)) @ towards
+        hessian = -(_K**2 * played * p * (1 - p)) @ outer
+        hessian = hessian.reshape(rows, size, size) - precision * np.eye(size)
+        step = np.linalg.solve(hessian[:, free][:, :, free], gradient[:, free, None])[..., 0]
+        ratings[:, free] -= step
+        if np.max(np.abs(step), initial=0.0) < 1e-6:
+            break
+    return ratings
+
+
 def anchored_fits(names: Sequence[str], pairs: Sequence[Sequence[tuple[str, str, float]]],
                   anchor: str, resamples: int = 300, seed: int = 1, prior_sd: float = 2000.0
                   ) -> tuple[np.ndarray, np.ndarray]:
@@ -483,41 +570,24 @@ def anchored_fits(names: Sequence[str], pairs: Sequence[Sequence[tuple[str, str,
     replacement within each pairing (rows of the second array), for intervals.
 
     Pairs, not games, are resampled (as the pentanomial model counts them), so an opening
-    that favours one side is not taken for luck."""
+    that favours one side is not taken for luck. A resample is drawn as counts of the
+    pairs' kinds (`PairKinds`) and all are fitted at once, so thousands cost about a
+    second however many games there are."""
     index = {name: i for i, name in enumerate(names)}
-    by_pairing: dict[tuple[int, ...], list[Sequence[tuple[str, str, float]]]] = {}
-    for pair in pairs:
-        key = tuple(sorted((index[pair[0][0]], index[pair[0][1]])))
-        by_pairing.setdefault(key, []).append(pair)
-    groups = list(by_pairing.values())
-    flat = [[(index[a], index[b], s) for a, b, s in pair] for group in groups for pair in group]
-    starts = np.cumsum([0, *(len(group) for group in groups)])
-    # A fit needs only each ordered pairing's games and points, so every game is counted
-    # into its cell (a, b) and a resample weighs each pair by how often it was drawn: the
-    # Newton steps run on a few dozen cells, however many games there are.
     size = len(names)
-    pair_of_game = np.array([k for k, pair in enumerate(flat) for _ in pair], dtype=np.intp)
-    games = [game for pair in flat for game in pair]
-    cell = np.array([a * size + b for a, b, _ in games], dtype=np.intp)
-    score = np.array([s for _, _, s in games], dtype=float)
-    cells, cell_of_game = np.unique(cell, return_inverse=True)
-    first, second = np.divmod(cells, size)
-
-    def fit(drawn: np.ndarray) -> np.ndarray:
-        weight = drawn[pair_of_game]
-        played = np.bincount(cell_of_game, weight, len(cells))
-        points = np.bincount(cell_of_game, weight * score, len(cells))
-        mean = np.divide(points, played, out=np.zeros(len(cells)), where=played > 0)
-        return _anchored_fit(size, first, second, mean, played, index[anchor], prior_sd)
-
-    centre = fit(np.ones(len(flat)))
+    kinds = pair_kinds(index, pairs)
+    whole = kinds.count[None, :].astype(float)
+    centre = _anchored_fit_rows(size, kinds.cells, whole @ kinds.played, whole @ kinds.points,
+                                index[anchor], prior_sd, np.zeros(size))[0]
+    if not resamples:
+        return centre, np.zeros((0, size))
     rng = np.random.default_rng(seed)
-    draws = [fit(np.bincount(np.concatenate([rng.integers(start, end, end - start)
-                                             for start, end in zip(starts[:-1], starts[1:],
-                                                                   strict=True)]),
-                             minlength=len(flat)).astype(float))
-             for _ in range(resamples)]
-    return centre, np.array(draws).reshape(len(draws), size)
+    draws = []
+    for done in range(0, resamples, RESAMPLE_BATCH):  # batches: memory stays small
+        drawn = resampled_counts(kinds, min(RESAMPLE_BATCH, resamples - done), rng).astype(float)
+        draws.append(_anchored_fit_rows(size, kinds.cells, drawn @ kinds.played,
+                                        drawn @ kinds.points, index[anchor], prior_sd, centre))
+    return centre, np.concatenate(draws)
 
 
 def anchored_ratings(names: Sequence[str], pairs: Sequence[Sequence[tuple[str, str, float]]],
