@@ -481,9 +481,10 @@ RESAMPLE_BATCH = 10_000  # resamples fitted at once by `anchored_fits`
 @dataclass(frozen=True)
 class PairKinds:
     """Colour-swapped pairs sorted into kinds: a kind is one pairing's pairs that went the
-    same way (the same games with the same results: at most nine kinds a pairing for two
-    games). A fit needs only each ordered pairing's games and points, so a resample of
-    pairs is how many of each kind it drew, however many games there are."""
+    same way (the same games with the same results: nine kinds of whole pairs a pairing,
+    six of pairs whose second game is missing). A fit needs only each ordered pairing's
+    games and points, so a resample of pairs is how many of each kind it drew, however
+    many games there are."""
 
     cells: np.ndarray  # (a, b) of each ordered pairing played: rows of two player indices
     played: np.ndarray  # [kind, cell]: a pair of this kind's games in the cell
@@ -495,6 +496,7 @@ class PairKinds:
 
 def pair_kinds(index: dict[str, int], pairs: Sequence[Sequence[tuple[str, str, float]]]
                ) -> PairKinds:
+    """`pairs` (of games (a, b, a's score), players named as in `index`) by kind."""
     kinds: dict[tuple[tuple[int, int], tuple[tuple[int, int, float], ...]], int] = {}
     count: list[int] = []
     example: list[int] = []
