@@ -15,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -331,6 +332,18 @@ def test_calibrate_writes_a_ladder_that_show_prints_and_the_same_command_goes_on
     more = ladder.games_to_target(written, 30)
     assert more > 0 and (f"(about {more:,} more games: `aviary ladder calibrate` goes on)"
                          in " ".join(shown.stdout.split()))
+    plain = " ".join(shown.stdout.split())
+    assert (f"intervals: the 2.5% and 97.5% points of {ladder.RESAMPLES:,} resamples of the "
+            "colour-swapped pairs" in plain) and "a calibration now draws" not in plain
+    fewer = tmp_path / "fewer.json"  # a file fitted from fewer resamples, as before
+    for results, then in ((written.results, "going on from this file's games fits them so"),
+                          ({}, "this file keeps no results, so only a new calibration can")):
+        fewer.write_text(replace(written, results=results, calibration={
+            **written.calibration, "resamples": 300}).to_json())
+        told = " ".join(aviary("ladder", "show", *PIKACHU, "--file", str(fewer)).stdout.split())
+        assert (f"points of 300 resamples of the colour-swapped pairs; a calibration now draws "
+                f"{ladder.RESAMPLES:,}, whose points move less from draw to draw: ") in told
+        assert then in told
     again = aviary("ladder", "calibrate", *PIKACHU, "--file", str(out), "--db",
                    str(tmp_path / "calibration.sqlite"), "--max-games", "14", "--jobs", "1")
     assert again.returncode == 0, again.stderr

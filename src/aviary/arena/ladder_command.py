@@ -384,6 +384,16 @@ def print_ladder(shown: ladder.Ladder, game: Game[Any, Any]) -> None:
                           f"{before.get('commit')}, {before.get('started')} to "
                           f"{before.get('finished')}, {machine.get('processor', '?')}",
                           highlight=False)
+    resamples = about.get("resamples") if about else None
+    if isinstance(resamples, int) and resamples:
+        console.print(f"intervals: the 2.5% and 97.5% points of {resamples:,} resamples of "
+                      "the colour-swapped pairs" + ("" if resamples >= ladder.RESAMPLES else (
+                          f"; a calibration now draws {ladder.RESAMPLES:,}, whose points move "
+                          "less from draw to draw: " + (
+                              "`aviary ladder calibrate` going on from this file's games "
+                              "fits them so" if shown.results else "this file keeps no "
+                              "results, so only a new calibration can refit it"))),
+                      highlight=False)
     wide = [level.name for level in shown.levels if level.margin > TARGET]
     if wide:
         console.print(f"intervals wider than +-{TARGET:g}: {', '.join(wide)} (about "
