@@ -386,14 +386,15 @@ def print_ladder(shown: ladder.Ladder, game: Game[Any, Any]) -> None:
                           highlight=False)
     resamples = about.get("resamples") if about else None
     if isinstance(resamples, int) and resamples:
-        console.print(f"intervals: the 2.5% and 97.5% points of {resamples:,} resamples of "
-                      "the colour-swapped pairs" + ("" if resamples >= ladder.RESAMPLES else (
-                          f"; a calibration now draws {ladder.RESAMPLES:,}, whose points move "
-                          "less from draw to draw: " + (
-                              "`aviary ladder calibrate` going on from this file's games "
-                              "fits them so" if shown.results else "this file keeps no "
-                              "results, so only a new calibration can refit it"))),
-                      highlight=False)
+        line = (f"intervals: the 2.5% and 97.5% points of {resamples:,} resamples of the "
+                "colour-swapped pairs")
+        if resamples < ladder.RESAMPLES:
+            refit = ("`aviary ladder calibrate` going on from this file's games fits them so"
+                     if shown.results else
+                     "this file keeps no results, so only a new calibration can refit it")
+            line += (f"; a calibration now draws {ladder.RESAMPLES:,}, whose points move "
+                     f"less from draw to draw: {refit}")
+        console.print(line, highlight=False)
     wide = [level.name for level in shown.levels if level.margin > TARGET]
     if wide:
         console.print(f"intervals wider than +-{TARGET:g}: {', '.join(wide)} (about "

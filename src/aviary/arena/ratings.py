@@ -437,31 +437,6 @@ def bradley_terry(names: Sequence[str], games: Sequence[tuple[str, str, float]],
 
 # Fixed scales: a ladder of reference players, and a player placed on it ---------------------
 
-def _anchored_fit(size: int, a: np.ndarray, b: np.ndarray, s: np.ndarray, w: np.ndarray,
-                  anchor: int, prior_sd: float) -> np.ndarray:
-    """Bradley-Terry maximum likelihood with player `anchor` held at 0 and a weak prior on
-    the others' ratings (a player who won every game stays finite): `w` games of `a[k]`
-    against `b[k]` scored `s[k]` on average (one row a game, or one a pairing)."""
-    free = [i for i in range(size) if i != anchor]
-    ratings = np.zeros(size)
-    precision = 1 / prior_sd**2
-    for _ in range(100):
-        p = 1 / (1 + np.exp(-_K * (ratings[a] - ratings[b])))
-        g = w * _K * (s - p)
-        gradient = -precision * ratings + np.bincount(a, g, size) - np.bincount(b, g, size)
-        h = w * _K**2 * p * (1 - p)
-        hessian = -precision * np.eye(size)
-        np.add.at(hessian, (a, a), -h)
-        np.add.at(hessian, (b, b), -h)
-        np.add.at(hessian, (a, b), h)
-        np.add.at(hessian, (b, a), h)
-        step = np.linalg.solve(hessian[np.ix_(free, free)], gradient[free])
-        ratings[free] -= step
-        if np.max(np.abs(step)) < 1e-6:
-            break
-    return ratings
-
-
 @dataclass(frozen=True)
 class ScaleRating:
     """A rating on a fixed scale with its 95% interval (the anchor's is 0, 0, 0)."""
@@ -539,9 +514,11 @@ def resampled_counts(kinds: PairKinds, resamples: int, rng: np.random.Generator
 
 def _anchored_fit_rows(size: int, cells: np.ndarray, played: np.ndarray, points: np.ndarray,
                        anchor: int, prior_sd: float, start: np.ndarray) -> np.ndarray:
-    """`_anchored_fit` for many sets of games at once, a row each: `played[r, c]` games of
-    `cells[c, 0]` against `cells[c, 1]` with `points[r, c]` for the first. Newton steps
-    from `start`, every row in one batch of small linear solves."""
+    """Bradley-Terry maximum likelihood with player `anchor` held at 0 and a weak prior on
+    the others' ratings (a player who won every game stays finite), for many sets of
+    games at once, a row each: `played[r, c]` games of `cells[c, 0]` against `cells[c, 1]`
+    with `points[r, c]` for the first. Newton steps from `start`, every row in one batch
+    of small linear solves."""
     rows = played.shape[0]
     free = np.array([i for i in range(size) if i != anchor], dtype=np.intp)
     a, b = cells[:, 0], cells[:, 1]
