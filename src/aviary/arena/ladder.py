@@ -11,14 +11,17 @@ moves on any machine.
 The ladder is calibrated once, by games among its levels (`aviary ladder calibrate`):
 colour-swapped pairs from shared random openings, each level against the two levels on
 either side of it (the arena's "ladder" mode; levels further apart score 0 or 100% and
-say next to nothing). A Bradley-Terry fit puts the random mover at 0 Elo; resampling
+say next to nothing). Once every pairing has some pairs, the calibration goes on in
+weighted phases: more pairs where they narrow the widest interval most for their time
+(`arena/allocation.py`). A Bradley-Terry fit puts the random mover at 0 Elo; resampling
 pairs gives each level's 95% interval, against the random mover (it widens up the
 ladder, since it carries every step below) and against the level below (the step).
 
 The fitted ladder is a JSON file in the game's folder (`ladders/KEY.json`, KEY from the
 game's settings), with the commit, date, machine and settings of its calibration, and the
 result of every calibration game (`results`: one character a planned game, in the order
-the arena planned them, for each code fingerprint that played some). With those the file
+the arena planned them, for each code fingerprint that played some; `phases` say how the
+plan was weighted). With those the file
 is its own evidence -- refitting them gives its numbers -- and a calibration can go on
 from the file alone, on another machine, when its database is gone.
 """
@@ -39,7 +42,7 @@ from aviary.arena import provenance
 from aviary.arena.players import PlayerSpec
 from aviary.arena.ratings import anchored_fits
 from aviary.arena.referee import DRAW_BY_PLY_LIMIT
-from aviary.arena.schedule import Config, Slot, opening, plan
+from aviary.arena.schedule import Config, Slot, check_phases, default_games, opening, plan
 from aviary.arena.store import Store, StoredGame
 from aviary.errors import UsageError
 from aviary.games import registry
@@ -216,14 +219,30 @@ def available(game_name: str) -> list[Ladder]:
 # Calibration ---------------------------------------------------------------------------------
 
 def calibration_config(game: Game[Any, Any], specs: Sequence[str], games: int,
-                       max_plies: int = MAX_PLIES, seed: int = 1) -> Config:
-    """The arena tournament that calibrates a ladder: levels L0.. in ladder mode."""
+                       max_plies: int = MAX_PLIES, seed: int = 1,
+                       phases: tuple[tuple[int, tuple[int, ...]], ...] = ()) -> Config:
+    """The arena tournament that calibrates a ladder: levels L0.. in ladder mode (from
+    each of `phases` on, weighted: `arena/allocation.py`)."""
     players = [PlayerSpec(f"L{i}", spec) for i, spec in enumerate(specs)]
     return Config(game=game.name, players=players, seconds=float(CEILING), games=games,
                   game_options={name: str(value).lower() if isinstance(value, bool) else value
                                 for name, value in game.settings.items()},
-                  mode="ladder", max_plies=max_plies, seed=seed,
+                  mode="ladder", max_plies=max_plies, seed=seed, phases=phases,
                   title=f"ladder calibration: {game.name} {key(game)}")
+
+
+def phases_of(ladder: Ladder) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The weighted phases a ladder file's calibration played in (none in files from
+    before there were any: a round robin throughout)."""
+    found = ladder.calibration.get("phases") or ()
+    try:
+        phases = tuple((int(start), tuple(int(weight) for weight in weights))
+                       for start, weights in found)
+        check_phases(phases, default_games("ladder", len(ladder.levels)) // 2)
+    except (TypeError, ValueError) as error:
+        raise UsageError(f"the ladder file's phases {found!r} are not a calibration's: "
+                         f"{error}") from None
+    return phases
 
 
 def pairs_of(games: Sequence[StoredGame]) -> list[list[tuple[str, str, float]]]:
@@ -286,6 +305,8 @@ def fit(store: Store, resamples: int = RESAMPLES, stored: Sequence[StoredGame] |
         "load": [min(loads), max(loads)] if loads else None,
         "max_plies": config.max_plies, "opening_plies": config.opening_plies,
         "seed": config.seed, "mode": config.mode, "anchor": ANCHOR,
+        **({"phases": [[start, list(weights)] for start, weights in config.phases]}
+           if config.phases else {}),
         "ply_limit_draws": sum(row.reason == DRAW_BY_PLY_LIMIT for row in stored),
         "code": sorted({row.code for row in stored if row.code}),
         **({"earlier": earlier} if earlier else {}),
@@ -318,7 +339,8 @@ def carried_config(carried: Ladder, game: Game[Any, Any], games: int,
                          ", so its games cannot go on: use another --file")
     played = max((len(chars) for chars in carried.results.values()), default=0)
     config = calibration_config(game, specs or [level.spec for level in carried.levels],
-                                max(games, played), about["max_plies"], about["seed"])
+                                max(games, played), about["max_plies"], about["seed"],
+                                phases_of(carried))
     if config.opening_plies != about.get("opening_plies", config.opening_plies):
         raise UsageError(f"the ladder file's games began with {about['opening_plies']} random "
                          f"plies, a calibration now with {config.opening_plies}: use another "
@@ -392,7 +414,8 @@ def ply_limited(ladder: Ladder, game: Game[Any, Any]) -> list[tuple[str, str, in
     if not ladder.results:
         return []
     played = max(len(chars) for chars in ladder.results.values())
-    config = calibration_config(game, [level.spec for level in ladder.levels], played)
+    config = calibration_config(game, [level.spec for level in ladder.levels], played,
+                                phases=phases_of(ladder))
     counts: dict[tuple[str, str], list[int]] = {}
     for _, slot, char in played_slots(ladder, plan(config)):
         low, high = sorted((slot.first, slot.second), key=_level_number)

@@ -25,14 +25,14 @@ from typing import Any
 
 from rich.table import Table
 
-from aviary.arena import isolation, ladder, runner
+from aviary.arena import allocation, isolation, ladder, runner
 from aviary.arena.command import check_backend, lock_database, parse_options
 from aviary.arena.games import make_game
 from aviary.arena.players import PlayerSpec, check
 from aviary.arena.progress import describe as describe_game
 from aviary.arena.referee import GameRecord
 from aviary.arena.report import make_console
-from aviary.arena.schedule import Config, default_games
+from aviary.arena.schedule import Config, default_games, pairings
 from aviary.arena.store import Store, StoredGame
 from aviary.errors import ArgumentParser, UsageError
 from aviary.games.base import Game
@@ -45,6 +45,9 @@ PLY_LIMITED = 0.1  # a larger share of games cut off at --max-plies is said
 PROGRESS_RESAMPLES = 10_000  # a fit on the way (the file's and the stop's: ladder.RESAMPLES)
 CUT_OFF_FEWEST = 20  # a calibration says so of a pairing once it has this many games
 CUT_OFF_NAMED = 4  # pairings named (most cut off first); the rest are counted
+REWEIGH_GROWTH = 1.5  # a sitting weighs its pairings again once the games have grown so much
+REWEIGH = "weighing the pairings again"  # why a sitting's run stops and goes on at once
+SHARES_NAMED = 6  # pairings named when a phase begins (the largest shares)
 
 
 def _parser() -> ArgumentParser:
@@ -230,9 +233,37 @@ def _run_calibration(args: argparse.Namespace, db: Path, out: Path, config: Conf
     cut_said = False  # whether this sitting said which pairings the ply limit cuts off
     sitting: tuple[float, int] | None = None  # when this sitting stored its first game, and
     # the games stored then
+    weighed_at: int | None = None  # the games stored when this sitting last weighed the
+    # pairings (None: not yet, as too few had been played)
+    reweigh = False  # whether the run stopped to weigh them again
+
+    def weigh(store: Store) -> None:
+        """Begin a weighted phase at the next pair's slot, if the games say enough."""
+        nonlocal weighed_at
+        config = store.config()
+        stored = store.games()
+        found = allocation.design([player.name for player in config.players],
+                                  pairings(config), stored, args.target)
+        if found is None:
+            return
+        weighed_at = len(stored)
+        start = max((row.id for row in stored), default=0)
+        start += start % 2
+        phases = tuple(phase for phase in config.phases if phase[0] < start)
+        if phases and phases[-1][1] == found.weights:
+            return
+        store.put("config", replace(config, phases=(*phases, (start, found.weights))).to_json())
+        named = sorted(zip(found.weights, pairings(config), strict=True), reverse=True)
+        shares = ", ".join(f"{low}-{high} {weight / sum(found.weights):.0%}"
+                           for weight, (low, high) in named[:SHARES_NAMED] if weight)
+        print(f"aviary ladder: from game {start + 1:,} on, pairs go where they narrow the "
+              f"widest interval most for their time: {shares}"
+              + (", ..." if sum(1 for weight in found.weights if weight) > SHARES_NAMED
+                 else "") + (f" (about {found.games:,} more games for +-{args.target:g})"
+                             if found.games else ""), flush=True)
 
     def checkpoint(store: Store, done: int) -> str | None:
-        nonlocal fitted_at, sitting, cut_said
+        nonlocal fitted_at, sitting, cut_said, reweigh
         if sitting is None:
             sitting = (time.monotonic(), done)
         if not fit_due(done, fitted_at):
@@ -252,14 +283,25 @@ def _run_calibration(args: argparse.Namespace, db: Path, out: Path, config: Conf
             print(f"aviary ladder: so far {cut}", flush=True)
             cut_said = True
         minutes = (time.monotonic() - sitting[0]) / 60
+        config = store.config()
+        found = allocation.design([player.name for player in config.players],
+                                  pairings(config), stored, args.target)
         print(fit_line(fitted, args.target,
-                       (done - sitting[1]) / minutes if done > sitting[1] else None),
-              flush=True)
+                       (done - sitting[1]) / minutes if done > sitting[1] else None,
+                       None if found is None else found.games), flush=True)
         if ladder.precise_enough(fitted, args.target):
             return f"every level within +-{args.target:g} Elo"
+        if found is not None and (weighed_at is None or done >= REWEIGH_GROWTH * weighed_at):
+            reweigh = True
+            return REWEIGH
         return None
 
-    status = _play(db, config, args.jobs, checkpoint, carried, carried_from)
+    while True:
+        reweigh = False
+        status = _play(db, config, args.jobs, checkpoint, carried, carried_from, weigh)
+        if status or not reweigh:
+            break
+        carried, carried_from = (), ""  # the database holds them now
     with Store(db, read_only=True) as store:
         if not store.games():
             return status
@@ -277,12 +319,16 @@ def fit_due(done: int, last: int) -> bool:
     return done > 0 and done % CHECK_EVERY == 0 and done - last >= done // 100
 
 
-def fit_line(fitted: ladder.Ladder, target: float, per_minute: float | None = None) -> str:
-    """What a calibration says at each fit: how far it has come, and how far to go (and,
-    at `per_minute` games a minute, as this sitting has played them, how long)."""
+def fit_line(fitted: ladder.Ladder, target: float, per_minute: float | None = None,
+             more: int | None = None) -> str:
+    """What a calibration says at each fit: how far it has come, and how far to go (`more`
+    games, as weighted phases would play them; else as many as the games so far, in the
+    same mix, would need), and, at `per_minute` games a minute, as this sitting has played
+    them, how long."""
     wide = ladder.widest(fitted)
     steps = [level.step for level in fitted.levels[1:]]
-    more = ladder.games_to_target(fitted, target)
+    if more is None or ladder.precise_enough(fitted, target):
+        more = ladder.games_to_target(fitted, target)
     pace = (f" (at {per_minute:,.0f} a minute, as here so far: {_duration(more / per_minute)})"
             if more and per_minute else "")
     return (f"aviary ladder: {fitted.calibration['games']:,} games: widest interval "
@@ -316,17 +362,20 @@ def _existing_levels(db: Path) -> list[str] | None:
 
 def _play(db: Path, config: Config, jobs: int,
           until: Callable[[Store, int], str | None] | None = None,
-          carried: Sequence[StoredGame] = (), carried_from: str = "") -> int:
+          carried: Sequence[StoredGame] = (), carried_from: str = "",
+          before: Callable[[Store], None] | None = None) -> int:
     """Play `config`'s games into `db` (created, with the `carried` games of a calibration
     it goes on, or resumed where it stopped, up to the game count asked for now: a
     calibration's length is a limit, not part of what it is); 0, or 128 + the signal that
     stopped it. `until` is asked before the first game and after each stored one, with
-    the number of games stored."""
+    the number of games stored; `before`, with the database open, before any game."""
     with Store(db) as store:
         if store.get("config") is None:
             store.create(config, carried, carried_from)
         elif store.config().games != config.games:
             store.put("config", replace(store.config(), games=config.games).to_json())
+        if before is not None:
+            before(store)
         tally = _Tally(store)
         lock = lock_database(db)
         try:

@@ -10,12 +10,19 @@ pairing, so every pairing sees the same openings; an opening is `opening_plies`
 random legal moves from the start, drawn from a generator seeded by
 (seed, r), or, where the tournament was given its positions (`openings`, from
 `arena run --openings FILE`), position r of them, taken in turn.
+
+A ladder calibration may go on in weighted phases (`Config.phases`): from a phase's
+first game, pairs go to the pairings in proportion to the phase's weights (the pairings
+whose games say most about the ladder's widest interval, `arena/allocation.py`), each pair
+a round of its own, so from its own opening. The games before a phase keep their slots.
 """
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import json
+import math
 import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -47,6 +54,8 @@ class Config:
     openings: tuple[str, ...] = ()  # given start positions (encoded), in place of random ones
     sandbox: str = "bwrap"  # how external programs run: "bwrap" (isolated) or "none"
     processes: int = 128  # processes and threads of one move of an external program
+    phases: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (first game, pairs per pairing
+    # in a cycle): from that game on, pairs go to the pairings in those proportions
 
     @property
     def player_specs(self) -> tuple[str, ...]:
@@ -63,6 +72,8 @@ class Config:
         if data.get("sprt") is not None:
             data["sprt"] = tuple(data["sprt"])
         data["openings"] = tuple(data.get("openings") or ())
+        data["phases"] = tuple((int(start), tuple(int(weight) for weight in weights))
+                               for start, weights in data.get("phases") or ())
         return cls(**data)
 
     def make_game(self) -> Game:
@@ -92,18 +103,61 @@ def pairings(config: Config) -> list[tuple[str, str]]:
 
 
 def plan(config: Config) -> list[Slot]:
-    """`config.games` slots: rounds of colour-swapped pairs over every pairing."""
+    """`config.games` slots: rounds of colour-swapped pairs over every pairing, then the
+    pairs of each weighted phase."""
     pairs = pairings(config)
     slots: list[Slot] = []
     if not pairs:
         return slots
+    check_phases(config.phases, len(pairs))
+    ends = [start for start, _ in config.phases] + [config.games]
+    end = min(ends[0], config.games)
+    round_number = 0
     for round_number in itertools.count():
         for a, b in pairs:
             for first, second in ((a, b), (b, a)):
-                if len(slots) == config.games:
-                    return slots
+                if len(slots) == end:
+                    break
                 slots.append(Slot(len(slots), first, second, round_number))
-    return slots  # pragma: no cover - the loop always returns
+        if len(slots) == end:
+            break
+    for (_, weights), stop in zip(config.phases, ends[1:], strict=True):
+        for a, b in _weighted(pairs, weights, (min(stop, config.games) - len(slots) + 1) // 2):
+            round_number += 1
+            for first, second in ((a, b), (b, a)):
+                if len(slots) < min(stop, config.games):
+                    slots.append(Slot(len(slots), first, second, round_number))
+    return slots
+
+
+def _weighted(pairs: list[tuple[str, str]], weights: tuple[int, ...], count: int
+              ) -> list[tuple[str, str]]:
+    """`count` pairings in turn, each as often as its weight says and spread out evenly
+    (the next is the one furthest behind its share; of equals, the first)."""
+    # pairing i is due at (2c + 1) / (2 weight) after c turns: in whole multiples of 1 / scale
+    scale = math.lcm(*(2 * weight for weight in weights if weight > 0))
+    queue = [(scale // (2 * weight), i) for i, weight in enumerate(weights) if weight > 0]
+    heapq.heapify(queue)
+    chosen = []
+    for _ in range(count):
+        due, i = heapq.heappop(queue)
+        chosen.append(pairs[i])
+        heapq.heappush(queue, (due + scale // weights[i], i))
+    return chosen
+
+
+def check_phases(phases: tuple[tuple[int, tuple[int, ...]], ...], pairings: int) -> None:
+    """A phase begins on a pair (an even game number) after the one before, and weighs
+    every pairing, at least one of them above 0."""
+    last = 0
+    for start, weights in phases:
+        if start % 2 or start <= last and (start, last) != (0, 0):
+            raise ValueError(f"a phase begins at game {start}: not a pair's first game after "
+                             f"game {last}")
+        if len(weights) != pairings or min(weights) < 0 or max(weights) < 1:
+            raise ValueError(f"a phase's weights {list(weights)} do not weigh the "
+                             f"{pairings} pairings")
+        last = start
 
 
 def opening(game: Game, config: Config, round_number: int) -> str:
