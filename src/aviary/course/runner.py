@@ -68,18 +68,21 @@ def parse_arguments(name: str, argv: list[str]) -> tuple[Game[Any, Any], Any, fl
         raise UsageError(str(error)) from None
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to kill this engine process if the command process dies (e.g. is killed)."""
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to kill this child if the command process `parent` (its pid, taken before
+    the fork) dies, e.g. is killed. If it died before the request took effect, the child
+    ends now: its parent is another by then (init, or a subreaper such as an arena's
+    worker, so not always pid 1)."""
     try:
         import ctypes
         import signal
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        if os.getppid() == 1:  # the parent died before the request took effect
-            os._exit(0)
     except (OSError, AttributeError):
-        pass  # not Linux: the child still stops at the deadline on its own
+        return  # not Linux: the child still stops at the deadline on its own
+    if os.getppid() != parent:
+        os._exit(0)
 
 
 def _trace(what: str) -> None:
@@ -151,12 +154,13 @@ class EngineChild:
         answers_read, answers_write = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # the engine; it never returns into the command's code
             try:
                 os.close(request_write)
                 os.close(answers_read)
-                _die_with_parent()
+                _die_with_parent(parent)
                 _think(name, game.settings, request_read, answers_write)
             except BaseException as error:  # noqa: BLE001 - said, never silent
                 _say_failed("the engine", error)
@@ -262,11 +266,12 @@ class FallbackChild:
         read, write = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # the search; it never returns into the command's code
             try:
                 os.close(read)
-                _die_with_parent()
+                _die_with_parent(parent)
                 os.nice(FALLBACK_NICENESS)
                 for report in Fallback(game, evaluate).think(state, deadline.at):
                     line = {"answer": report.answer, "describe": report.summary,
