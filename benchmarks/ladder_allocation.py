@@ -82,10 +82,10 @@ def main() -> int:
     wide = ladder.widest(fitted)
     print(f"widest interval now: +-{found.widest:.1f} by the model, +-{wide.margin:.1f} "
           f"({wide.name}) by the fit's 10,000 resamples")
-    print(f"round robin: about {even_games:,} more games, {even_seconds / 3600:.2f} hours of "
-          "one core")
-    print(f"design:      about {found.games:,} more games, {found.seconds / 3600:.2f} hours of "
-          "one core")
+    print(f"round robin: about {even_games:,} more games, {even_seconds / 3600:.2f} game-hours")
+    print(f"design:      about {found.games:,} more games, {found.seconds / 3600:.2f} game-hours")
+    print("(a game-hour: an hour of one game at a time, at each pairing's mean wall time so "
+          "far, so at the load its games were played at)")
     print(f"round robin / design (time): {even_seconds / found.seconds:.2f}x")
     return 0
 
