@@ -20,8 +20,6 @@ import math
 import os
 from pathlib import Path
 
-import numpy as np
-
 from aviary.arena import allocation, ladder, provenance
 from aviary.arena.schedule import pairings
 from aviary.arena.store import Store
@@ -29,19 +27,11 @@ from aviary.errors import ArgumentParser, UsageError
 from script import run_main
 
 
-def round_robin(names: list[str], pairs: list[tuple[str, str]], stored: list, target: float
-                ) -> tuple[int, float]:
+def round_robin(model: allocation.PairingModel, size: int, target: float) -> tuple[int, float]:
     """Games and seconds the round robin still needs for +-target (pairs per pairing found
     by bisection)."""
-    statistics = allocation.pair_statistics(names, pairs, stored)
-    order = {name: i for i, name in enumerate(names)}
-    ends = [(order[a], order[b]) for a, b in pairs]
-    per_pair = np.array([allocation.information(scores) for scores, _ in statistics])
-    cost = np.array([2 * float(np.mean(walls)) for _, walls in statistics])
-    held = np.array([len(scores) for scores, _ in statistics], dtype=float)
-
     def widest(more: float) -> float:
-        covariance = allocation.elo_covariance(len(names), ends, (held + more) * per_pair)
+        covariance = model.covariance(size, more)
         assert covariance is not None
         return allocation.Z95 * math.sqrt(covariance.diagonal().max())
 
@@ -51,7 +41,7 @@ def round_robin(names: list[str], pairs: list[tuple[str, str]], stored: list, ta
     for _ in range(50):
         middle = (low + high) / 2
         low, high = (low, middle) if widest(middle) <= target else (middle, high)
-    return 2 * math.ceil(high) * len(pairs), high * float(cost.sum())
+    return 2 * math.ceil(high) * len(model.ends), high * float(model.cost.sum())
 
 
 def main() -> int:
@@ -70,10 +60,11 @@ def main() -> int:
     names = [player.name for player in config.players]
     pairs = pairings(config)
     found = allocation.design(names, pairs, stored, args.target)
-    if found is None:
+    model = allocation.pairing_model(names, pairs, stored)
+    if found is None or model is None:
         raise UsageError(f"{args.database}: a pairing has fewer than "
                          f"{allocation.FEWEST_PAIRS} timed pairs; nothing to weigh yet")
-    even_games, even_seconds = round_robin(names, pairs, stored, args.target)
+    even_games, even_seconds = round_robin(model, len(names), args.target)
     machine = provenance.machine()
     print(f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, commit "
           f"{provenance.git_commit()}, {machine.get('processor')} {machine.get('cores')} "

@@ -91,6 +91,7 @@ def test_phases_survive_the_database_and_malformed_ones_are_refused():
     assert plan(Config.from_json(config.to_json())) == plan(config)
     for phases, says in ((((101, (1,) * 13),), "not a pair's first game"),
                          (((100, (1,) * 13), (100, (1,) * 13)), "not a pair's first game"),
+                         (((0, (1,) * 13), (0, (1,) * 13)), "not a pair's first game"),
                          (((100, (1,) * 12),), "do not weigh the 13 pairings"),
                          (((100, (0,) * 13),), "do not weigh the 13 pairings"),
                          (((100, (1, -1) + (1,) * 11),), "do not weigh")):

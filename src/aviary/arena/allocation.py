@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from aviary.arena.ladder import pairs_of
 from aviary.arena.store import StoredGame
 
 ELO_SLOPE = math.log(10) / 400  # d(score)/d(Elo) = ELO_SLOPE * p * (1 - p)
@@ -48,27 +49,60 @@ class Design:
 
 def pair_statistics(names: Sequence[str], pairings: Sequence[tuple[str, str]],
                     stored: Sequence[StoredGame]) -> list[tuple[list[float], list[float]]]:
-    """For each pairing: its complete pairs' scores (the first-named level's, 0 to 1),
-    and its games' wall seconds (those that were timed: games carried from a ladder file
-    were not)."""
+    """For each pairing: its complete pairs' scores (the first-named level's, 0 to 1; the
+    pairs as the fit takes them, `ladder.pairs_of`), and its games' wall seconds (those
+    that were timed: games carried from a ladder file were not)."""
     index = {pairing: i for i, pairing in enumerate(pairings)}
     order = {name: i for i, name in enumerate(names)}
-    halves: dict[tuple[int, int], list[float]] = {}
-    walls: list[list[float]] = [[] for _ in pairings]
-    for game in stored:
-        low, high = sorted((game.first, game.second), key=order.__getitem__)
-        i = index.get((low, high))
-        if i is None:
-            continue
-        halves.setdefault((i, game.round), []).append(
-            game.result if game.first == low else 1 - game.result)
-        if game.wall > 0:
-            walls[i].append(game.wall)
+
+    def pairing_of(first: str, second: str) -> tuple[int | None, str]:
+        low, high = sorted((first, second), key=order.__getitem__)
+        return index.get((low, high)), low
+
     scores: list[list[float]] = [[] for _ in pairings]
-    for (i, _), results in halves.items():
-        if len(results) == 2:
-            scores[i].append(sum(results) / 2)
+    walls: list[list[float]] = [[] for _ in pairings]
+    for pair in pairs_of(stored):
+        i, low = pairing_of(pair[0][0], pair[0][1])
+        if i is not None and len(pair) == 2:
+            scores[i].append(sum(score if first == low else 1 - score
+                                 for first, _, score in pair) / 2)
+    for game in stored:
+        i, _ = pairing_of(game.first, game.second)
+        if i is not None and game.wall > 0:
+            walls[i].append(game.wall)
     return list(zip(scores, walls, strict=True))
+
+
+@dataclass(frozen=True)
+class PairingModel:
+    """What the stored games say of each pairing, for the normal approximation of the fit:
+    its two levels (indices into the names), what one pair tells of their difference, what
+    a pair costs (wall seconds, or 1 a pair where the games were not timed), and the
+    complete pairs it has."""
+
+    ends: list[tuple[int, int]]
+    information: np.ndarray
+    cost: np.ndarray
+    held: np.ndarray
+
+    def covariance(self, size: int, more: np.ndarray | float = 0.0) -> np.ndarray | None:
+        """The Elos' covariance with `more` pairs of each pairing on top of those held."""
+        return elo_covariance(size, self.ends, (self.held + more) * self.information)
+
+
+def pairing_model(names: Sequence[str], pairings: Sequence[tuple[str, str]],
+                  stored: Sequence[StoredGame]) -> PairingModel | None:
+    """The pairings' model, or None while a pairing has fewer than `FEWEST_PAIRS` pairs."""
+    statistics = pair_statistics(names, pairings, stored)
+    if min(len(scores) for scores, _ in statistics) < FEWEST_PAIRS:
+        return None
+    order = {name: i for i, name in enumerate(names)}
+    timed = all(len(walls) >= FEWEST_PAIRS for _, walls in statistics)
+    return PairingModel(
+        [(order[a], order[b]) for a, b in pairings],
+        np.array([information(scores) for scores, _ in statistics]),
+        np.array([2 * float(np.mean(walls)) if timed else 1.0 for _, walls in statistics]),
+        np.array([len(scores) for scores, _ in statistics], dtype=float))
 
 
 def information(scores: Sequence[float]) -> float:
@@ -104,18 +138,13 @@ def design(names: Sequence[str], pairings: Sequence[tuple[str, str]],
            stored: Sequence[StoredGame], target: float) -> Design | None:
     """The shares of pairs that bring every level within +-target of the anchor
     (`names[0]`) soonest, or None while a pairing has fewer than `FEWEST_PAIRS` pairs."""
-    statistics = pair_statistics(names, pairings, stored)
-    if min(len(scores) for scores, _ in statistics) < FEWEST_PAIRS:
+    model = pairing_model(names, pairings, stored)
+    if model is None:
         return None
-    order = {name: i for i, name in enumerate(names)}
-    ends = [(order[a], order[b]) for a, b in pairings]
-    per_pair = np.array([information(scores) for scores, _ in statistics])
-    timed = all(len(walls) >= FEWEST_PAIRS for _, walls in statistics)
-    cost = np.array([2 * float(np.mean(walls)) if timed else 1.0 for _, walls in statistics])
-    held = np.array([len(scores) for scores, _ in statistics], dtype=float)
-    covariance = elo_covariance(len(names), ends, held * per_pair)
+    covariance = model.covariance(len(names))
     if covariance is None:  # pairings that leave a level unlinked: nothing to weigh
         return None
+    ends, per_pair, cost, held = model.ends, model.information, model.cost, model.held
     widest = Z95 * math.sqrt(covariance.diagonal().max())
     pairs = (float(held @ cost) / SLICES) / cost  # pairs of each pairing a slice buys
     gain = pairs * per_pair

@@ -242,8 +242,7 @@ def _run_calibration(args: argparse.Namespace, db: Path, out: Path, config: Conf
         nonlocal weighed_at
         config = store.config()
         stored = store.games()
-        found = allocation.design([player.name for player in config.players],
-                                  pairings(config), stored, args.target)
+        found = _design(config, stored, args.target)
         if found is None:
             return
         weighed_at = len(stored)
@@ -283,9 +282,7 @@ def _run_calibration(args: argparse.Namespace, db: Path, out: Path, config: Conf
             print(f"aviary ladder: so far {cut}", flush=True)
             cut_said = True
         minutes = (time.monotonic() - sitting[0]) / 60
-        config = store.config()
-        found = allocation.design([player.name for player in config.players],
-                                  pairings(config), stored, args.target)
+        found = _design(store.config(), stored, args.target)
         print(fit_line(fitted, args.target,
                        (done - sitting[1]) / minutes if done > sitting[1] else None,
                        None if found is None else found.games), flush=True)
@@ -310,6 +307,13 @@ def _run_calibration(args: argparse.Namespace, db: Path, out: Path, config: Conf
     print_ladder(fitted, game)
     print(f"written to {out}")
     return status
+
+
+def _design(config: Config, stored: Sequence[StoredGame], target: float
+            ) -> allocation.Design | None:
+    """The weights the games so far give the calibration's pairings (`allocation.design`)."""
+    return allocation.design([player.name for player in config.players], pairings(config),
+                             stored, target)
 
 
 def fit_due(done: int, last: int) -> bool:

@@ -110,22 +110,19 @@ def plan(config: Config) -> list[Slot]:
     if not pairs:
         return slots
     check_phases(config.phases, len(pairs))
-    ends = [start for start, _ in config.phases] + [config.games]
-    end = min(ends[0], config.games)
-    round_number = 0
-    for round_number in itertools.count():
+    ends = [min(start, config.games) for start, _ in config.phases] + [config.games]
+    round_number = -1
+    while len(slots) < ends[0]:
+        round_number += 1
         for a, b in pairs:
             for first, second in ((a, b), (b, a)):
-                if len(slots) == end:
-                    break
-                slots.append(Slot(len(slots), first, second, round_number))
-        if len(slots) == end:
-            break
-    for (_, weights), stop in zip(config.phases, ends[1:], strict=True):
-        for a, b in _weighted(pairs, weights, (min(stop, config.games) - len(slots) + 1) // 2):
+                if len(slots) < ends[0]:
+                    slots.append(Slot(len(slots), first, second, round_number))
+    for (_, weights), end in zip(config.phases, ends[1:], strict=True):
+        for a, b in _weighted(pairs, weights, (end - len(slots) + 1) // 2):
             round_number += 1
             for first, second in ((a, b), (b, a)):
-                if len(slots) < min(stop, config.games):
+                if len(slots) < end:
                     slots.append(Slot(len(slots), first, second, round_number))
     return slots
 
@@ -149,11 +146,11 @@ def _weighted(pairs: list[tuple[str, str]], weights: tuple[int, ...], count: int
 def check_phases(phases: tuple[tuple[int, tuple[int, ...]], ...], pairings: int) -> None:
     """A phase begins on a pair (an even game number) after the one before, and weighs
     every pairing, at least one of them above 0."""
-    last = 0
+    last = -1
     for start, weights in phases:
-        if start % 2 or start <= last and (start, last) != (0, 0):
+        if start % 2 or start <= last:
             raise ValueError(f"a phase begins at game {start}: not a pair's first game after "
-                             f"game {last}")
+                             "the phase before")
         if len(weights) != pairings or min(weights) < 0 or max(weights) < 1:
             raise ValueError(f"a phase's weights {list(weights)} do not weigh the "
                              f"{pairings} pairings")
