@@ -172,31 +172,34 @@ def calibrate(*args: str) -> subprocess.CompletedProcess[str]:
 def test_a_calibration_goes_on_in_a_weighted_phase_and_from_its_file_in_a_new_database(
         tmp_path):
     """Three levels, three pairings: at 200 games each has its 20 pairs, so the
-    calibration weighs them and goes on from game 201 in a phase (the games in flight
-    when it stopped to weigh are played after); the file keeps the phase, and a new
-    database going on from the file puts every game back in its slot."""
+    calibration weighs them and goes on in a phase from the pair after the highest game
+    stored (game 201; later where, with two jobs, games after an unfinished one were
+    stored first: the games in flight when it stopped to weigh are played after); the file
+    keeps the phase, and a new database going on from the file puts every game back in
+    its slot."""
     out, db = tmp_path / "ladder.json", tmp_path / "calibration.sqlite"
     done = calibrate("--file", str(out), "--db", str(db), "--levels", *LEVELS,
                      "--max-games", "260", "--jobs", "2")
     assert done.returncode == 0, done.stderr
-    assert "from game 201 on, pairs go where they narrow the widest interval most" in (
-        " ".join(done.stdout.split()))
     with Store(db, read_only=True) as store:
         config = store.config()
         games = store.games()
     ((start, weights),) = config.phases
-    assert start == 200 and len(weights) == 3 and sum(weights) > 0
+    assert 200 <= start < 240 and start % 2 == 0, start
+    assert len(weights) == 3 and sum(weights) > 0
+    assert f"from game {start + 1} on, pairs go where they narrow the widest interval most" in (
+        " ".join(done.stdout.split()))
     assert [game.id for game in games] == list(range(1, 261))  # none lost, none twice
     slots = plan(config)
     assert all((game.first, game.second, game.round) == (slots[game.id - 1].first,
                slots[game.id - 1].second, slots[game.id - 1].round) for game in games)
-    dealt = Counter(tuple(sorted((game.first, game.second))) for game in games[200:])
+    dealt = Counter(tuple(sorted((game.first, game.second))) for game in games[start:])
     for pairing, weight in zip(pairings(config), weights, strict=True):
         assert weight or not dealt[pairing], (pairing, weights, dealt)
     heaviest = pairings(config)[weights.index(max(weights))]
     assert dealt.most_common(1)[0][0] == heaviest, (weights, dealt)
     written = json.loads(out.read_text())
-    assert written["calibration"]["phases"] == [[200, list(weights)]]
+    assert written["calibration"]["phases"] == [[start, list(weights)]]
     before = ladder.Ladder.from_json(out.read_text())
     again = calibrate("--file", str(out), "--db", str(tmp_path / "new.sqlite"),
                       "--max-games", "260", "--jobs", "1")
@@ -205,7 +208,7 @@ def test_a_calibration_goes_on_in_a_weighted_phase_and_from_its_file_in_a_new_da
     assert refit.results == before.results and refit.levels == before.levels
     with sqlite3.connect(tmp_path / "new.sqlite") as carried:
         assert json.loads(carried.execute("SELECT value FROM meta WHERE key = 'config'")
-                          .fetchone()[0])["phases"][0] == [200, list(weights)]
+                          .fetchone()[0])["phases"][0] == [start, list(weights)]
 
 
 def test_a_ladder_file_with_malformed_phases_is_one_line(tmp_path):
