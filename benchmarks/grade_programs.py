@@ -10,7 +10,11 @@ until the cut-off. The course command is called as course staff would call it, w
 SECONDS as given, and exits `exit_margin` before them: the rounding favours the public
 programs, never the course command. (Handed 1 s and cut off at 0.75 s, the course
 command would be killed on every move and, on a busy machine, sometimes before its
-first line: tried on 2026-12-06, 5 of its 12 games lost on time.)
+first line: tried on 2026-12-06, 5 of its 12 games lost on time.) It runs `aviary
+warmup` first, as the README's setup does: without the search it builds for the current
+sources, the course command's engine loads numba inside the move's 0.5 s and rarely
+answers (on 2026-12-07 a stale build left every answer to the rules-only fallback), so
+the record counts where the course command's answers came from (`course_answers`).
 Each run is one `aviary grade` (in the sandbox, as course staff run it), into its own
 folder; the two runs use different openings (`--seed`). Printed, and written to
 `--record` as JSON with the date, commit, machine and load: each program's Elo and
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -68,6 +73,21 @@ done
 shift "$count"
 exec {command} "$@"
 """
+
+
+def course_answers(out: Path) -> dict[str, int]:
+    """How many of the course command's moves each source gave in the run in `out` (the
+    first word of its stderr line: `engine`, `table`, `fallback`)."""
+    with sqlite3.connect(out / "grade.sqlite") as database:
+        rows = database.execute(
+            "SELECT moves.note FROM moves JOIN games ON games.id = moves.game"
+            " WHERE (games.first = 'course' AND moves.mover = 0)"
+            " OR (games.second = 'course' AND moves.mover = 1)").fetchall()
+    sources: dict[str, int] = {}
+    for (note,) in rows:
+        source = (note or "none").split(" ")[0]
+        sources[source] = sources.get(source, 0) + 1
+    return sources
 
 
 def wrapped(programs: list[Path], out: Path) -> list[str]:
@@ -127,11 +147,13 @@ def main() -> int:
     submissions = (wrapped(programs, args.out / "programs") if args.round_seconds_up
                    else [str(program) for program in programs])
     players = [*submissions, course, "random=aviary:random"]
+    subprocess.run([sys.executable, "-m", "aviary", "warmup", "--quiet"], check=True)
     runs = []
     for number, seed in ((1, 1), (2, 2)):
         data, took = grade(players, args, args.out / f"run{number}", seed)
         runs.append({"players": data["players"], "seconds": round(took, 1),
-                     "load": data.get("load")})
+                     "load": data.get("load"),
+                     "course_answers": course_answers(args.out / f"run{number}")})
     first = {p["name"]: p for p in runs[0]["players"]}
     second = {p["name"]: p for p in runs[1]["players"]}
     public = [name for name in first if name not in ("course", "random")]
@@ -156,7 +178,8 @@ def main() -> int:
               f" forfeits {first[name]['forfeits']}/{second[name]['forfeits']}")
     for run in runs:
         print(f"run: {run['seconds']:.0f} s for {len(players)} programs "
-              f"({run['seconds'] / len(players):.0f} s a program), load {run['load']}")
+              f"({run['seconds'] / len(players):.0f} s a program), load {run['load']}; "
+              f"the course command's answers: {run['course_answers']}")
     for check, held in checks.items():
         print(f"{'holds' if held else 'FAILS'}: {check}")
     if args.record is not None:
