@@ -81,3 +81,31 @@ def test_the_grade_wrapper_hands_seconds_rounded_up_and_the_rest_unchanged(
     said = subprocess.run([wrapper, "8", "w", "a board with spaces", seconds],
                           capture_output=True, text=True, timeout=30, check=True).stdout
     assert said == f"8|w|a board with spaces|{handed}|"
+
+
+def test_the_grade_record_counts_where_the_course_commands_answers_came_from(
+        tmp_path: Path) -> None:
+    """benchmarks/grade_programs.py counts the course command's moves by the first word of
+    the line it said on stderr (a stale build once left every answer to the fallback);
+    the other player's moves, and its notes, are not counted."""
+    from aviary.arena.referee import GameRecord, MoveRecord
+    from aviary.arena.store import Store
+
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import grade_programs
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    first = GameRecord(slot=0, first="course", second="L3", opening="start", moves=[
+        MoveRecord(1, 0, "a", 0.2, 0.2, note="engine (depth 8, score +1)"),
+        MoveRecord(2, 1, "b", 0.1, 0.1, note="fallback (a level's note)"),
+        MoveRecord(3, 0, "c", 0.2, 0.2, note="fallback (depth 3, score +0)")])
+    second = GameRecord(slot=1, first="L3", second="course", opening="start", moves=[
+        MoveRecord(1, 0, "a", 0.1, 0.1, note="engine (a level's note)"),
+        MoveRecord(2, 1, "b", 0.2, 0.2, note="engine (depth 9, score +2)"),
+        MoveRecord(3, 0, "c", 0.1, 0.1),
+        MoveRecord(4, 1, "d", 0.2, 0.2, note="table (win in 3)")])
+    with Store(tmp_path / "grade.sqlite") as store:
+        store.save(first, 1)
+        store.save(second, 1)
+    assert grade_programs.course_answers(tmp_path) == {"engine": 2, "fallback": 1, "table": 1}
