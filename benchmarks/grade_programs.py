@@ -147,7 +147,11 @@ def main() -> int:
     submissions = (wrapped(programs, args.out / "programs") if args.round_seconds_up
                    else [str(program) for program in programs])
     players = [*submissions, course, "random=aviary:random"]
-    subprocess.run([sys.executable, "-m", "aviary", "warmup", "--quiet"], check=True)
+    warmed = subprocess.run([sys.executable, "-m", "aviary", "warmup", "--quiet"],
+                            capture_output=True, text=True)
+    if warmed.returncode != 0:
+        raise UsageError(f"aviary warmup failed ({warmed.returncode}): "
+                         f"{warmed.stderr.strip().splitlines()[-1:]}")
     runs = []
     for number, seed in ((1, 1), (2, 2)):
         data, took = grade(players, args, args.out / f"run{number}", seed)
