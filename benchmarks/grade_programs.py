@@ -32,14 +32,15 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from aviary.arena import provenance
+from aviary.arena.store import Store
 from aviary.errors import ArgumentParser, UsageError
 from script import run_main
 
@@ -78,16 +79,14 @@ exec {command} "$@"
 def course_answers(out: Path) -> dict[str, int]:
     """How many of the course command's moves each source gave in the run in `out` (the
     first word of its stderr line: `engine`, `table`, `fallback`)."""
-    with sqlite3.connect(out / "grade.sqlite") as database:
-        rows = database.execute(
-            "SELECT moves.note FROM moves JOIN games ON games.id = moves.game"
-            " WHERE (games.first = 'course' AND moves.mover = 0)"
-            " OR (games.second = 'course' AND moves.mover = 1)").fetchall()
-    sources: dict[str, int] = {}
-    for (note,) in rows:
-        source = (note or "none").split(" ")[0]
-        sources[source] = sources.get(source, 0) + 1
-    return sources
+    sources: Counter[str] = Counter()
+    with Store(out / "grade.sqlite", read_only=True) as store:
+        for game in store.games():
+            seats = [seat for seat, name in enumerate((game.first, game.second))
+                     if name == "course"]
+            sources.update((move.note or "none").split(" ")[0]
+                           for move in store.moves(game.id) if move.mover in seats)
+    return dict(sources)
 
 
 def wrapped(programs: list[Path], out: Path) -> list[str]:

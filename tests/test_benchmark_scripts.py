@@ -88,7 +88,9 @@ def test_the_grade_record_counts_where_the_course_commands_answers_came_from(
     """benchmarks/grade_programs.py counts the course command's moves by the first word of
     the line it said on stderr (a stale build once left every answer to the fallback);
     the other player's moves, and its notes, are not counted."""
+    from aviary.arena.players import PlayerSpec
     from aviary.arena.referee import GameRecord, MoveRecord
+    from aviary.arena.schedule import Config
     from aviary.arena.store import Store
 
     sys.path.insert(0, str(BENCHMARKS))
@@ -106,6 +108,8 @@ def test_the_grade_record_counts_where_the_course_commands_answers_came_from(
         MoveRecord(3, 0, "c", 0.1, 0.1),
         MoveRecord(4, 1, "d", 0.2, 0.2, note="table (win in 3)")])
     with Store(tmp_path / "grade.sqlite") as store:
+        store.create(Config("pikachu", [PlayerSpec("course", "aviary pikachu"),
+                                        PlayerSpec("L3", "aviary:random")], 0.5, 2))
         store.save(first, 1)
         store.save(second, 1)
     assert grade_programs.course_answers(tmp_path) == {"engine": 2, "fallback": 1, "table": 1}
