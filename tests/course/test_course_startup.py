@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from aviary import cache, warmup
-from aviary.course import engine_host
+from aviary.course import engine_host, runner
 
 START8 = "........wwwwwwwwwwwwwwww................bbbbbbbbbbbbbbbb........"
 
@@ -100,3 +100,29 @@ def test_warmup_writes_the_bytecode_python_reads_in_place_of_each_module():
         stat = source.stat()
         assert flags == 0 and mtime == int(stat.st_mtime) & 0xFFFFFFFF, source
         assert size == stat.st_size & 0xFFFFFFFF, source
+
+
+def test_a_fallback_answer_says_when_the_engine_had_no_compiled_search(tmp_path):
+    """A build older than the sources (no `aviary warmup` since they changed) leaves the
+    engine child compiling inside the move: the stderr line says so, not only `fallback`."""
+    env = dict(os.environ, AVIARY_NO_WARM="1", AVIARY_NO_MEMORY="1",
+               AVIARY_CACHE_DIR=str(tmp_path / "cache"),  # no search compiled ahead of time
+               NUMBA_CACHE_DIR=str(tmp_path / "numba"))  # nor numba's: it compiles for 10+ s
+    # 3 s: time for the child's word on a busy machine, far too little to compile
+    result = subprocess.run([sys.executable, "-m", "aviary", "pikachu", "8", "w", START8, "3"],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.splitlines()[-1]) == 64, result.stdout
+    said = result.stderr.splitlines()[-1]
+    assert said.startswith("fallback (") and said.endswith(runner.NOT_WARMED), said
+
+
+def test_the_note_goes_only_with_a_fallback_answer():
+    answers = runner.Answers()
+    answers.uncompiled = True
+    answers.source = "engine (depth 9, score +6, nodes 100379, history 0)"
+    assert answers.said() == answers.source  # the engine answered after all
+    answers.source = "fallback (depth 4, score -0.00, nodes 475)"
+    assert answers.said() == answers.source + runner.NOT_WARMED
+    answers.uncompiled = False
+    assert answers.said() == answers.source

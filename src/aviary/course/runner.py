@@ -12,7 +12,8 @@ have passed since the *process* started, interpreter start-up included
 early), with one line on stderr saying
 what gave the last answer: `engine (depth D, score S, nodes N, history H)` (H: the
 game's earlier positions its search knew, see below), `table (win in 7)` or
-`fallback (depth D, ...)`. Bad input: one line, exit 2; a
+`fallback (depth D, ...)` (with a note when the engine child found no search compiled
+ahead of time for these sources: `aviary warmup` builds it). Bad input: one line, exit 2; a
 finished game or a player with no legal move: one line, exit 1. The engine searches
 with the game's earlier positions (repetitions are draws) that `aviary.course.memory`
 recalls from this user's earlier commands in the same game.
@@ -39,6 +40,7 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from aviary.course import engine_host as host
@@ -92,10 +94,12 @@ def _trace(what: str) -> None:
               file=sys.stderr, flush=True)
 
 
-def _load_engine(name: str, settings: dict[str, Any]) -> tuple[Game[Any, Any], Player[Any, Any]]:
+def _load_engine(name: str, settings: dict[str, Any], uncompiled: Callable[[], object]
+                 ) -> tuple[Game[Any, Any], Player[Any, Any]]:
     """(the game, its main engine) for the engine child: on the game's search compiled ahead
     of time where `aviary warmup` built it (`GameSpec.compiled`: numba is never loaded),
-    else numba's (`engine_host.load`: its import and compiler, the cached kernels)."""
+    else numba's (`engine_host.load`: its import and compiler, the cached kernels), after
+    calling `uncompiled` where the game has a compiled search but not for these sources."""
     spec = registry.spec(name)
     if TRACE:
         import numpy  # noqa: F401 - timed apart from the engine
@@ -107,6 +111,7 @@ def _load_engine(name: str, settings: dict[str, Any]) -> tuple[Game[Any, Any], P
         if engine is not None:
             _trace("engine built (compiled ahead of time: no numba)")
             return game, engine
+        uncompiled()
     if TRACE:
         import numba  # noqa: F401 - timed apart from the game's kernels
 
@@ -122,7 +127,7 @@ def _think(name: str, settings: dict[str, Any], request_fd: int, answers_fd: int
     (`engine_host.serve`: each deeper search's answer, a JSON line on `answers_fd`)."""
     _trace("forked")
     host.as_engine_process()
-    loaded = _load_engine(name, settings)
+    loaded = _load_engine(name, settings, lambda: os.write(answers_fd, UNCOMPILED))
     with os.fdopen(request_fd, "rb") as pipe:
         line = pipe.readline()
     if not line:
@@ -313,6 +318,12 @@ REAP_SECONDS = 0.05
 
 FALLBACK_NICENESS = 10
 
+# The engine child's word that the game's search compiled ahead of time is not built for
+# these sources: numba compiles or loads it inside the move, which may take the move.
+UNCOMPILED = b'{"uncompiled": true}\n'
+NOT_WARMED = ("; the engine had no compiled search for this code (`aviary warmup` builds it "
+              "where a C compiler is at hand)")
+
 
 class Answers:
     """Prints whole answer lines, each at most once in a row, and remembers what gave
@@ -321,12 +332,21 @@ class Answers:
     def __init__(self) -> None:
         self.last: str | None = None
         self.source = "fallback (quick move)"
+        self.uncompiled = False  # the engine child said so (`UNCOMPILED`)
 
     def give(self, text: str, source: str) -> None:
         if text != self.last:
             print(text, flush=True)
             self.last = text
         self.source = source
+
+    def said(self) -> str:
+        """The stderr line: what gave the last answer, and, when the fallback did because
+        the engine had no compiled search for this code, that `aviary warmup` builds it
+        (a course grader's replay shows why every move was the fallback's)."""
+        if self.uncompiled and self.source.startswith("fallback"):
+            return self.source + NOT_WARMED
+        return self.source
 
 
 class _Lines:
@@ -374,6 +394,8 @@ def relay(engine: EngineChild | WarmEngine, fallback: FallbackChild | None, name
                                 return  # a forced win: nothing better to wait for
                 elif chunk:
                     for message in lines.feed(chunk):
+                        if message.get("uncompiled"):
+                            answers.uncompiled = True
                         if message.get("done"):
                             return  # the search ended by itself: its last answer is its best
                         if "refused" in message and isinstance(source, WarmEngine):
@@ -472,7 +494,7 @@ def run(name: str, argv: list[str]) -> int:
     finally:
         if engine is not None:
             engine.close()
-        print(answers.source, file=sys.stderr, flush=True)
+        print(answers.said(), file=sys.stderr, flush=True)
     move = legal.get(answers.last or "")
     if move is not None:
         memory.remember(name, game, state, game.play(state, move), recalled.parent)
