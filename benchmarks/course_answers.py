@@ -70,7 +70,8 @@ def answered_by(name: str, words: list[str], arguments: list[str], seconds: floa
     took = time.monotonic() - started
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     last = lines[-1] if lines else ""
-    word = next((w for w in ("engine", "table", "fallback") if w in last), "none")
+    first = last.split(" ", 1)[0]  # the line goes on with the answer's details and notes
+    word = first if first in ("engine", "table", "fallback") else "none"
     return word, took
 
 
