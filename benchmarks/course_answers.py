@@ -28,6 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from aviary.course import runner
 from aviary.errors import ArgumentParser
 from aviary.games import registry
 from script import run_main
@@ -70,9 +71,7 @@ def answered_by(name: str, words: list[str], arguments: list[str], seconds: floa
     took = time.monotonic() - started
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     last = lines[-1] if lines else ""
-    first = last.split(" ", 1)[0]  # the line goes on with the answer's details and notes
-    word = first if first in ("engine", "table", "fallback") else "none"
-    return word, took
+    return runner.source_of(last), took
 
 
 def main() -> None:

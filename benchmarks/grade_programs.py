@@ -41,6 +41,7 @@ from typing import Any
 
 from aviary.arena import provenance
 from aviary.arena.store import Store
+from aviary.course import runner
 from aviary.errors import ArgumentParser, UsageError
 from script import run_main
 
@@ -78,13 +79,13 @@ exec {command} "$@"
 
 def course_answers(out: Path) -> dict[str, int]:
     """How many of the course command's moves each source gave in the run in `out` (the
-    first word of its stderr line: `engine`, `table`, `fallback`)."""
+    stderr line it said, read by `runner.source_of`: engine, table, fallback, none)."""
     sources: Counter[str] = Counter()
     with Store(out / "grade.sqlite", read_only=True) as store:
         for game in store.games():
             seats = [seat for seat, name in enumerate((game.first, game.second))
                      if name == "course"]
-            sources.update((move.note or "none").split(" ")[0]
+            sources.update(runner.source_of(move.note or "")
                            for move in store.moves(game.id) if move.mover in seats)
     return dict(sources)
 
@@ -149,8 +150,9 @@ def main() -> int:
     warmed = subprocess.run([sys.executable, "-m", "aviary", "warmup", "--quiet"],
                             capture_output=True, text=True)
     if warmed.returncode != 0:
-        raise UsageError(f"aviary warmup failed ({warmed.returncode}): "
-                         f"{warmed.stderr.strip().splitlines()[-1:]}")
+        said = warmed.stderr.strip().splitlines()
+        raise UsageError(f"aviary warmup failed (exit {warmed.returncode}): "
+                         f"{said[-1] if said else 'nothing on stderr'}")
     runs = []
     for number, seed in ((1, 1), (2, 2)):
         data, took = grade(players, args, args.out / f"run{number}", seed)

@@ -124,5 +124,6 @@ def test_the_note_goes_only_with_a_fallback_answer():
     assert answers.said() == answers.source  # the engine answered after all
     answers.source = "fallback (depth 4, score -0.00, nodes 475)"
     assert answers.said() == answers.source + runner.NOT_WARMED
+    assert runner.source_of(answers.said()) == "fallback"  # though the note names the engine
     answers.uncompiled = False
     assert answers.said() == answers.source

@@ -325,6 +325,17 @@ NOT_WARMED = ("; the engine had no compiled search for this code (`aviary warmup
               "where a C compiler is at hand)")
 
 
+SOURCES = ("engine", "table", "fallback")
+
+
+def source_of(said: str) -> str:
+    """What gave a course command's answer, read from the line it said on stderr (its
+    first word, one of `SOURCES`; `none` for any other line: the line goes on with the
+    answer's details and notes, and a note may name the engine)."""
+    first = said.split(" ", 1)[0]
+    return first if first in SOURCES else "none"
+
+
 class Answers:
     """Prints whole answer lines, each at most once in a row, and remembers what gave
     the last one: the line said on stderr at exit."""
